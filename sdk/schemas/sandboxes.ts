@@ -1,0 +1,110 @@
+/** Sandbox wire shapes (create/get/extend are the contract decisions; list/PATCH/logs the v2 document). */
+import { z } from "zod";
+import { dateTime, portSpec, stringMap } from "./common";
+
+export const SandboxState = z.enum(["CREATING", "RUNNING", "TERMINATED", "FAILED"]);
+export type SandboxState = z.infer<typeof SandboxState>;
+
+export const TerminationReason = z.enum([
+  "USER_REQUESTED",
+  "IDLE_TIMEOUT",
+  "MAX_LIFETIME",
+  "START_FAILED",
+  "CONTAINER_EXITED",
+]);
+export type TerminationReason = z.infer<typeof TerminationReason>;
+
+export const EgressMode = z.enum(["ALLOW_ALL", "DENY_ALL", "ALLOW_LIST"]);
+export const LABEL_KEY = /^[A-Za-z0-9._/-]{1,63}$/;
+export const MAX_LABELS = 64;
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = 600;
+export const MIN_IDLE_TIMEOUT_SECONDS = 90;
+export const DEFAULT_MAX_LIFETIME_SECONDS = 3600;
+export const MIN_MAX_LIFETIME_SECONDS = 300;
+
+const labels = z
+  .record(
+    z.string().regex(LABEL_KEY, { message: "label keys are 1-63 letters, digits, '-', '_', '.' or '/'" }),
+    z.string(),
+  )
+  .refine((value) => Object.keys(value).length <= MAX_LABELS, { message: `must have at most ${MAX_LABELS} labels` });
+
+export const EgressPolicy = z
+  .strictObject({ mode: EgressMode.optional(), allow: z.array(z.string()).optional() })
+  .superRefine((policy, ctx) => {
+    const allow = policy.allow ?? [];
+    if ((policy.mode ?? "ALLOW_ALL") === "ALLOW_LIST") {
+      if (allow.length === 0) ctx.addIssue({ code: "custom", path: ["allow"], message: "must not be empty when mode is ALLOW_LIST" });
+    } else if (allow.length > 0) {
+      ctx.addIssue({ code: "custom", path: ["allow"], message: "must be empty unless mode is ALLOW_LIST" });
+    }
+  });
+
+export const SandboxCompute = z.strictObject({
+  vcpuCount: z.int().min(1),
+  memoryInGb: z.number().min(1),
+  containerDiskInGb: z.int().min(1),
+});
+
+export const CreateSandboxRequest = z.strictObject({
+  name: z.string().min(1),
+  image: z.string().min(1).optional(),
+  templateId: z.string().min(1).optional(),
+  compute: SandboxCompute,
+  dataCenterIds: z.array(z.string()).optional(),
+  ports: z.array(portSpec).optional(),
+  env: stringMap.optional(),
+  egressPolicy: EgressPolicy.optional(),
+  idleTimeoutSeconds: z.int().optional(),
+  maxLifetimeSeconds: z.int().min(MIN_MAX_LIFETIME_SECONDS).optional(),
+  labels: labels.optional(),
+});
+export type CreateSandboxRequest = z.infer<typeof CreateSandboxRequest>;
+
+/** Rules of create that are not one field's shape (still 422, per the contract decisions). */
+export function createSandboxViolations(request: CreateSandboxRequest, accountMaxLifetimeSeconds?: number): string[] {
+  const out: string[] = [];
+  if (request.image === undefined && request.templateId === undefined) out.push("image: is required unless templateId is set");
+  if (
+    accountMaxLifetimeSeconds !== undefined &&
+    request.maxLifetimeSeconds !== undefined &&
+    request.maxLifetimeSeconds > accountMaxLifetimeSeconds
+  ) {
+    out.push(`maxLifetimeSeconds: must be <= ${accountMaxLifetimeSeconds} (the account maximum)`);
+  }
+  return out;
+}
+
+export const UpdateSandboxRequest = z.strictObject({ idleTimeoutSeconds: z.int() });
+export const ExtendSandboxRequest = z.strictObject({ maxLifetimeSeconds: z.int() });
+
+export const Sandbox = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  state: SandboxState,
+  templateId: z.string().nullable(),
+  image: z.string(),
+  dataCenterId: z.string(),
+  compute: z.looseObject({
+    vcpuCount: z.number(),
+    memoryInGb: z.number(),
+    containerDiskInGb: z.number(),
+    costPerHr: z.number(),
+  }),
+  ports: z.array(z.string()),
+  egressPolicy: z.looseObject({ mode: z.string(), allow: z.array(z.string()) }),
+  idleTimeoutSeconds: z.int(),
+  maxLifetimeSeconds: z.int(),
+  lastActivityAt: dateTime,
+  idleExpiresAt: dateTime,
+  expiresAt: dateTime,
+  labels: stringMap,
+  startedAt: dateTime.nullable(),
+  terminationReason: z.string().nullable(),
+  terminatedAt: dateTime.nullable(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+export type Sandbox = z.infer<typeof Sandbox>;
+
+export const ListSandboxesResponse = z.looseObject({ sandboxes: z.array(Sandbox) });
