@@ -52,3 +52,4 @@ export const Endpoint = z.looseObject({
   createdAt: z.string(),
 });
 export type Endpoint = z.infer<typeof Endpoint>;
+export const ListEndpointsResponse = z.looseObject({ endpoints: z.array(Endpoint) });

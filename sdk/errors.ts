@@ -1,0 +1,195 @@
+/**
+ * The SDK's one error tree. Every failure a caller can see is a `ComputeError`; HTTP failures
+ * are mapped from status to a class in exactly one place (`errorFromResponse`).
+ *
+ * `instanceof` works across two copies of this package: a Pulumi program and the dynamic
+ * provider's process may load different copies, so each class is recognised by a brand
+ * registered with `Symbol.for`, not by prototype identity (the technique undici uses).
+ */
+import type { Problem } from "./schemas/common";
+
+const BRANDS = Symbol.for("pulumi-compute.error.brands");
+
+function brandsOf(ctor: unknown): string[] {
+  const out: string[] = [];
+  let current: unknown = ctor;
+  while (typeof current === "function") {
+    const brand = (current as { brand?: unknown }).brand;
+    if (Object.prototype.hasOwnProperty.call(current, "brand") && typeof brand === "string") out.push(brand);
+    current = Object.getPrototypeOf(current);
+  }
+  return out;
+}
+
+export interface RequestInfo {
+  method: string;
+  path: string;
+}
+
+export class ComputeError extends Error {
+  static readonly brand: string = "ComputeError";
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    const brands = (value as { [BRANDS]?: unknown } | null | undefined)?.[BRANDS];
+    return Array.isArray(brands) && brands.includes((this as unknown as { brand: string }).brand);
+  }
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    Object.defineProperty(this, BRANDS, { value: brandsOf(new.target), enumerable: false });
+  }
+}
+
+/** Missing or malformed client configuration, found before any request is sent. */
+export class ConfigurationError extends ComputeError {
+  static override readonly brand: string = "ConfigurationError";
+}
+
+/** A request the SDK refused to send: every violation, each naming its field and rule. */
+export class ValidationError extends ComputeError {
+  static override readonly brand: string = "ValidationError";
+  constructor(
+    readonly what: string,
+    readonly violations: string[],
+  ) {
+    super(`${what} is invalid:\n${violations.map((v) => `  - ${v}`).join("\n")}`);
+  }
+}
+
+/** The service answered with a body that does not match the contract. */
+export class ResponseValidationError extends ComputeError {
+  static override readonly brand: string = "ResponseValidationError";
+  constructor(
+    readonly request: RequestInfo,
+    readonly violations: string[],
+  ) {
+    super(`${request.method} ${request.path}: unexpected response shape:\n${violations.map((v) => `  - ${v}`).join("\n")}`);
+  }
+}
+
+export interface ApiErrorFields {
+  status: number;
+  title: string;
+  detail: string;
+  errors?: string[];
+  code?: string;
+  request: RequestInfo;
+  retryAfterSeconds?: number;
+}
+
+/** An HTTP error response (application/problem+json). */
+export class ApiError extends ComputeError {
+  static override readonly brand: string = "ApiError";
+  readonly status: number;
+  readonly title: string;
+  readonly detail: string;
+  readonly errors: string[];
+  readonly code?: string;
+  readonly request: RequestInfo;
+
+  constructor(fields: ApiErrorFields) {
+    const list = fields.errors?.length ? `\n${fields.errors.map((e) => `  - ${e}`).join("\n")}` : "";
+    super(`${fields.request.method} ${fields.request.path} failed with ${fields.status} ${fields.title}: ${fields.detail}${list}`);
+    this.status = fields.status;
+    this.title = fields.title;
+    this.detail = fields.detail;
+    this.errors = fields.errors ?? [];
+    this.code = fields.code;
+    this.request = fields.request;
+  }
+}
+
+export class BadRequestError extends ApiError {
+  static override readonly brand: string = "BadRequestError";
+}
+export class AuthenticationError extends ApiError {
+  static override readonly brand: string = "AuthenticationError";
+}
+export class PaymentRequiredError extends ApiError {
+  static override readonly brand: string = "PaymentRequiredError";
+}
+export class PermissionDeniedError extends ApiError {
+  static override readonly brand: string = "PermissionDeniedError";
+}
+export class NotFoundError extends ApiError {
+  static override readonly brand: string = "NotFoundError";
+}
+/** 409; `code` carries the contract's machine-readable reason when the service sends one. */
+export class ConflictError extends ApiError {
+  static override readonly brand: string = "ConflictError";
+}
+export class PayloadTooLargeError extends ApiError {
+  static override readonly brand: string = "PayloadTooLargeError";
+}
+/** 422; `errors` lists every violation the service found. */
+export class UnprocessableEntityError extends ApiError {
+  static override readonly brand: string = "UnprocessableEntityError";
+}
+export class RateLimitError extends ApiError {
+  static override readonly brand: string = "RateLimitError";
+  /** Seconds the service asked to wait (`Retry-After`), when it said. */
+  readonly retryAfterSeconds?: number;
+  constructor(fields: ApiErrorFields) {
+    super(fields);
+    this.retryAfterSeconds = fields.retryAfterSeconds;
+  }
+}
+export class ServerError extends ApiError {
+  static override readonly brand: string = "ServerError";
+}
+
+/** The connection failed or was dropped before a response arrived. */
+export class ConnectionError extends ComputeError {
+  static override readonly brand: string = "ConnectionError";
+  constructor(
+    readonly request: RequestInfo,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${request.method} ${request.path}: ${message}`, options);
+  }
+}
+
+/** No response (or no complete body) within the configured timeout. */
+export class TimeoutError extends ConnectionError {
+  static override readonly brand: string = "TimeoutError";
+}
+
+type ApiErrorClass = new (fields: ApiErrorFields) => ApiError;
+
+const BY_STATUS: Record<number, ApiErrorClass> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  402: PaymentRequiredError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
+/** The one place where a status becomes an error class. */
+export function errorFromResponse(
+  status: number,
+  problem: Partial<Problem> | undefined,
+  request: RequestInfo,
+  retryAfterSeconds?: number,
+): ApiError {
+  const ErrorClass = BY_STATUS[status] ?? (status >= 500 ? ServerError : ApiError);
+  return new ErrorClass({
+    status,
+    title: problem?.title ?? `HTTP ${status}`,
+    detail: problem?.detail ?? "(no detail in the response)",
+    errors: Array.isArray(problem?.errors) ? problem.errors.filter((e): e is string => typeof e === "string") : undefined,
+    code: typeof problem?.code === "string" ? problem.code : undefined,
+    request,
+    retryAfterSeconds,
+  });
+}
+
+/** True for failures where the request may not have reached the service, or may succeed later. */
+export function isTransient(error: unknown): boolean {
+  return error instanceof ServerError || error instanceof ConnectionError;
+}

@@ -1,0 +1,236 @@
+/**
+ * The SDK's one request path: build → pace → send with timeout → map status to error →
+ * decide retry → (recover) → retry → parse and validate. Resource modules never touch the
+ * transport; they describe a request and call `HttpCore.request`.
+ */
+import { Agent, errors as undiciErrors, request as undiciRequest } from "undici";
+import type { Dispatcher } from "undici";
+import type { z } from "zod";
+import { resolveConfig, type ClientOptions, type ResolvedConfig } from "./config";
+import {
+  ComputeError,
+  ConnectionError,
+  ResponseValidationError,
+  TimeoutError,
+  errorFromResponse,
+  isTransient,
+  type RequestInfo,
+} from "./errors";
+import { sharedRateLimiter, type RateLimiter } from "./rate-limit";
+import { parseRetryAfter, retryDelay, sleep } from "./retry";
+import { parseWire } from "./schemas/issues";
+
+export type QueryValue = string | number | boolean | string[] | undefined;
+
+export interface RequestSpec<T> {
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Schema of a 2xx body; omitted for 204-style operations. */
+  schema?: z.ZodType<T>;
+  /**
+   * Whether a 5xx or lost connection may be retried by sending the request again. Reads,
+   * PATCH, PUT and DELETE are safe. A create is not: it passes `recover` instead.
+   */
+  idempotent?: boolean;
+  /**
+   * For a create: called before a resend after a 5xx or lost connection, with the server-clock
+   * time at which the failed attempt began. Returns what that attempt created, if anything, so
+   * the create is not sent twice.
+   */
+  recover?: (attemptStartedAtServerMs: number) => Promise<T | undefined>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface StreamSpec {
+  path: string;
+  query?: Record<string, QueryValue>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface OpenStream {
+  body: Dispatcher.ResponseData["body"];
+  request: RequestInfo;
+}
+
+export class HttpCore {
+  readonly config: ResolvedConfig;
+  private readonly dispatcher: Agent;
+  private readonly limiter: RateLimiter;
+  /** Server clock minus local clock, learned from `Date` headers (1 s resolution). */
+  private serverClockOffsetMs = 0;
+
+  constructor(options: ClientOptions = {}) {
+    this.config = resolveConfig(options);
+    this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+    this.limiter = sharedRateLimiter(this.config.baseUrl, this.config.apiKey, this.config.teamId);
+  }
+
+  /** The service's clock as best known: lets "created after this attempt began" survive skew. */
+  serverNow(): number {
+    return Date.now() + this.serverClockOffsetMs;
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  async request<T>(spec: RequestSpec<T>): Promise<T> {
+    const info: RequestInfo = { method: spec.method, path: spec.path };
+    const idempotent = spec.idempotent ?? spec.method !== "POST";
+    const counts = { transient: 0, rateLimited: 0 };
+    for (;;) {
+      const startedAt = this.serverNow();
+      try {
+        return await this.attempt(spec, info);
+      } catch (error) {
+        const delay = retryDelay(error, counts, this.config);
+        const resendable = idempotent || spec.recover !== undefined || !isTransient(error);
+        if (delay === undefined || !resendable) throw error;
+        if (isTransient(error)) counts.transient += 1;
+        else counts.rateLimited += 1;
+        await sleep(delay, spec.signal);
+        if (isTransient(error) && spec.recover) {
+          const created = await spec.recover(startedAt);
+          if (created !== undefined) return created;
+        }
+      }
+    }
+  }
+
+  /** Opens a streaming GET (Server-Sent Events); errors are mapped exactly as for `request`. */
+  async openStream(spec: StreamSpec): Promise<OpenStream> {
+    const info: RequestInfo = { method: "GET", path: spec.path };
+    const response = await this.send(
+      { method: "GET", path: spec.path, query: spec.query, signal: spec.signal, headers: { accept: "text/event-stream", ...spec.headers } },
+      info,
+      /* streaming */ true,
+    );
+    return { body: response.body, request: info };
+  }
+
+  private async attempt<T>(spec: RequestSpec<T>, info: RequestInfo): Promise<T> {
+    const response = await this.send(spec, info, false);
+    if (response.statusCode === 204 || spec.schema === undefined) {
+      await response.body.dump();
+      return undefined as T;
+    }
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (cause) {
+      throw this.transportError(cause, info, spec.signal);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (cause) {
+      throw new ResponseValidationError(info, [`(body): is not JSON (${(cause as Error).message})`]);
+    }
+    const parsed = parseWire(spec.schema, json);
+    if (!parsed.ok) throw new ResponseValidationError(info, parsed.violations);
+    return parsed.value;
+  }
+
+  /** Sends one attempt; resolves with a 2xx response, otherwise throws the mapped error. */
+  private async send(
+    spec: Pick<RequestSpec<unknown>, "method" | "path" | "query" | "body" | "headers" | "signal">,
+    info: RequestInfo,
+    streaming: boolean,
+  ): Promise<Dispatcher.ResponseData> {
+    const release = await this.limiter.acquire(spec.signal);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.config.apiKey}`,
+      "user-agent": this.config.userAgent,
+      accept: "application/json",
+      ...spec.headers,
+    };
+    if (this.config.teamId) headers["x-team-id"] = this.config.teamId;
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      headers["content-type"] = "application/json";
+    }
+    const timeout = AbortSignal.timeout(this.config.timeoutMs);
+    const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await undiciRequest(this.url(spec.path, spec.query), {
+        method: spec.method,
+        headers,
+        body,
+        dispatcher: this.dispatcher,
+        // A log stream stays open as long as the container runs: only the connect is bounded.
+        signal: streaming ? spec.signal : signal,
+        headersTimeout: this.config.timeoutMs,
+        bodyTimeout: streaming ? 0 : this.config.timeoutMs,
+      });
+    } catch (cause) {
+      release();
+      throw this.transportError(cause, info, spec.signal);
+    }
+    const header = (name: string) => {
+      const value = response.headers[name];
+      return Array.isArray(value) ? value.join(", ") : value;
+    };
+    release({ rateLimit: header("ratelimit"), policy: header("ratelimit-policy") });
+    this.learnServerClock(header("date"));
+    if (response.statusCode >= 200 && response.statusCode < 300) return response;
+
+    let problem: Record<string, unknown> | undefined;
+    try {
+      const text = await response.body.text();
+      problem = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+    } catch {
+      problem = undefined;
+    }
+    throw errorFromResponse(
+      response.statusCode,
+      this.redact(problem),
+      info,
+      parseRetryAfter(response.headers["retry-after"], this.serverNow()),
+    );
+  }
+
+  private transportError(cause: unknown, info: RequestInfo, callerSignal?: AbortSignal): ComputeError {
+    if (callerSignal?.aborted) return new ConnectionError(info, "aborted by the caller", { cause });
+    const error = cause as { name?: string; code?: string; message?: string };
+    const timedOut =
+      error?.name === "TimeoutError" ||
+      cause instanceof undiciErrors.HeadersTimeoutError ||
+      cause instanceof undiciErrors.BodyTimeoutError ||
+      cause instanceof undiciErrors.ConnectTimeoutError;
+    if (timedOut) return new TimeoutError(info, `no response within ${this.config.timeoutMs} ms`, { cause });
+    const reason = this.redactText(error?.code ? `${error.code}: ${error.message ?? ""}` : String(error?.message ?? cause));
+    return new ConnectionError(info, `connection to ${this.config.baseUrl} failed (${reason})`, { cause });
+  }
+
+  private learnServerClock(date: string | undefined): void {
+    if (!date) return;
+    const serverMs = Date.parse(date);
+    if (!Number.isNaN(serverMs)) this.serverClockOffsetMs = serverMs - Date.now();
+  }
+
+  private url(path: string, query?: Record<string, QueryValue>): string {
+    const url = new URL(this.config.baseUrl + path);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
+      else url.searchParams.set(key, String(value));
+    }
+    return url.toString();
+  }
+
+  /** Belt and braces: the key must not reach an error message even if a server echoes it. */
+  private redactText(text: string): string {
+    return text.split(this.config.apiKey).join("[redacted]");
+  }
+
+  private redact(problem: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+    if (!problem) return problem;
+    return JSON.parse(this.redactText(JSON.stringify(problem))) as Record<string, unknown>;
+  }
+}

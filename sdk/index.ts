@@ -1,0 +1,25 @@
+/** The typed SDK of the Compute Service REST API v2. */
+export { ComputeClient } from "./client";
+export type { ClientOptions } from "./config";
+export { ENV, resolveConfig } from "./config";
+export * from "./errors";
+export { streamLogs, isAfter, type LogStreamOptions } from "./logs";
+export {
+  createPodWithPlacement,
+  deriveCandidates,
+  rankCandidates,
+  requestForCandidate,
+  satisfiesCuda,
+  compareCuda,
+  describeCandidate,
+  PlacementError,
+  type CandidateRule,
+  type PlacementAttempt,
+  type PlacementCandidate,
+  type PlacementResult,
+} from "./placement";
+export { RateLimiter, parseRateLimitHeaders, sharedRateLimiter, type WindowLimit } from "./rate-limit";
+export { backoff, parseRetryAfter, retryDelay } from "./retry";
+export { assertValid, createPodViolations, createSandboxRequestViolations, updatePodViolations } from "./validate";
+export { Watcher, type WatchSource, type WatcherOptions } from "./watch";
+export * from "./schemas";

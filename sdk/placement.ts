@@ -1,0 +1,179 @@
+/**
+ * Read-then-create placement (the contract's recommended client pattern): try an ordered list
+ * of (data center, GPU type) candidates, one create per candidate, until one returns 201.
+ * Catalog availability is not a reservation, so a create can still fail; what happens next
+ * follows the contract's per-status table:
+ *
+ *   400 → next candidate (capacity, or a combination that cannot be placed)
+ *   402 → stop at once: no candidate will succeed
+ *   403 → skip this candidate (no access to that pool)
+ *   422 → stop, never retry: the request itself is wrong
+ *   429 → wait and resume (the request path waits out Retry-After)
+ *   5xx → retry the same candidate (the request path backs off; its duplicate-safe create
+ *         makes the retry safe)
+ */
+import { ApiError, ComputeError, type RequestInfo } from "./errors";
+import type { ComputeClient } from "./client";
+import type { AvailabilityLevel, CreatePodRequest, DataCenter, GpuType, Pod } from "./schemas";
+
+export interface PlacementCandidate {
+  /** GPU type for GPU pods; omitted to keep the request's own `gpu.id` (or for CPU pods). */
+  gpuTypeId?: string;
+  /** Data center to pin the pod to; omitted to let the scheduler choose. */
+  dataCenterId?: string;
+}
+
+export interface PlacementAttempt {
+  candidate: PlacementCandidate;
+  outcome: "created" | "no-capacity" | "forbidden" | "failed";
+  status?: number;
+  detail?: string;
+}
+
+export interface PlacementResult {
+  pod: Pod;
+  chosen: PlacementCandidate;
+  attempts: PlacementAttempt[];
+}
+
+/** What to derive candidates from when none are listed explicitly. */
+export interface CandidateRule {
+  /** GPU types in order of preference; default: the request's `gpu.id`. */
+  gpuTypeIds?: string[];
+  /** Data centers allowed; default: every data center. */
+  dataCenterIds?: string[];
+  /** A region name passed to the catalog (`regions`). */
+  region?: string;
+  /** Lowest availability still worth trying. Default LOW (NONE is always skipped). */
+  minAvailability?: Exclude<AvailabilityLevel, "NONE">;
+}
+
+export class PlacementError extends ComputeError {
+  static override readonly brand: string = "PlacementError";
+  constructor(
+    message: string,
+    readonly attempts: PlacementAttempt[],
+    readonly lastError?: ApiError,
+  ) {
+    super(`${message}\n${attempts.map((a) => `  - ${describeCandidate(a.candidate)}: ${a.outcome}${a.status ? ` (${a.status})` : ""}${a.detail ? `: ${a.detail}` : ""}`).join("\n")}`);
+  }
+}
+
+export function describeCandidate(candidate: PlacementCandidate): string {
+  return `${candidate.gpuTypeId ?? "(requested GPU)"} in ${candidate.dataCenterId ?? "(any data center)"}`;
+}
+
+/** The request as sent for one candidate. */
+export function requestForCandidate(request: CreatePodRequest, candidate: PlacementCandidate): CreatePodRequest {
+  const out: CreatePodRequest = { ...request };
+  if (candidate.gpuTypeId !== undefined) {
+    if (!request.gpu) throw new ComputeError("placement: a GPU type candidate was given for a CPU pod");
+    out.gpu = { ...request.gpu, id: candidate.gpuTypeId };
+  }
+  if (candidate.dataCenterId !== undefined) out.dataCenterIds = [candidate.dataCenterId];
+  return out;
+}
+
+export async function createPodWithPlacement(
+  client: ComputeClient,
+  request: CreatePodRequest,
+  candidates: PlacementCandidate[],
+  options: { signal?: AbortSignal } = {},
+): Promise<PlacementResult> {
+  const list = candidates.length > 0 ? candidates : [{}];
+  const attempts: PlacementAttempt[] = [];
+  let lastError: ApiError | undefined;
+  for (const candidate of list) {
+    try {
+      const pod = await client.pods.create(requestForCandidate(request, candidate), options);
+      attempts.push({ candidate, outcome: "created", status: 201 });
+      return { pod, chosen: candidate, attempts };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      lastError = error;
+      attempts.push({
+        candidate,
+        outcome: error.status === 400 ? "no-capacity" : error.status === 403 ? "forbidden" : "failed",
+        status: error.status,
+        detail: error.detail,
+      });
+      if (error.status === 400 || error.status === 403) continue;
+      const reason =
+        error.status === 402
+          ? "placement stopped: insufficient balance (402), no candidate can succeed"
+          : error.status === 422
+            ? "placement stopped: the request violates the contract (422) and is never retried"
+            : `placement stopped: ${error.status} ${error.title}`;
+      throw new PlacementError(`${reason}: ${error.detail}${error.errors.length ? ` [${error.errors.join("; ")}]` : ""}`, attempts, error);
+    }
+  }
+  throw new PlacementError(
+    `no placement candidate could be created (${attempts.length} tried); last answer: ${lastError?.detail ?? "none"}`,
+    attempts,
+    lastError,
+  );
+}
+
+const RANK: Record<AvailabilityLevel, number> = { HIGH: 3, MEDIUM: 2, LOW: 1, NONE: 0 };
+
+/** Numeric `major.minor` comparison: 12.11 is above 12.2. */
+export function compareCuda(a: string, b: string): number {
+  const [amaj, amin] = a.split(".").map(Number);
+  const [bmaj, bmin] = b.split(".").map(Number);
+  return amaj !== bmaj ? amaj - bmaj : amin - bmin;
+}
+
+/** Whether a GPU type can satisfy the request's CUDA constraint, from the catalog's versions. */
+export function satisfiesCuda(gpu: GpuType | undefined, constraint: { allowedCudaVersions?: string[]; minCudaVersion?: string }): boolean {
+  const versions = (gpu?.cudaVersions ?? []).filter((v) => v.available).map((v) => v.version);
+  if (!gpu?.cudaVersions) return true; // the catalog did not say: let the service decide
+  if (constraint.allowedCudaVersions && constraint.allowedCudaVersions.length > 0) {
+    if (!versions.some((v) => constraint.allowedCudaVersions!.includes(v))) return false;
+  }
+  if (constraint.minCudaVersion !== undefined && !versions.some((v) => compareCuda(v, constraint.minCudaVersion!) >= 0)) return false;
+  return true;
+}
+
+/**
+ * Candidates from the catalog: availability HIGH before MEDIUM before LOW, NONE skipped, CUDA
+ * constraints respected; ties keep the preference order of GPU types, then data centers.
+ */
+export function rankCandidates(
+  request: CreatePodRequest,
+  rule: CandidateRule,
+  dataCenters: DataCenter[],
+  gpuTypes: GpuType[],
+): PlacementCandidate[] {
+  const gpuIds = rule.gpuTypeIds ?? (request.gpu ? [request.gpu.id] : []);
+  const floor = RANK[rule.minAvailability ?? "LOW"];
+  const byId = new Map(gpuTypes.map((g) => [g.id, g]));
+  const ranked: Array<{ candidate: PlacementCandidate; rank: number; order: number }> = [];
+  let order = 0;
+  gpuIds.forEach((gpuTypeId) => {
+    if (!satisfiesCuda(byId.get(gpuTypeId), request.gpu ?? {})) return;
+    for (const dc of dataCenters) {
+      if (rule.dataCenterIds && !rule.dataCenterIds.includes(dc.id)) continue;
+      if (request.globalNetworking && !dc.globalNetwork) continue;
+      const level = dc.gpuAvailability?.find((a) => a.id === gpuTypeId)?.availability ?? "NONE";
+      if (RANK[level] === 0 || RANK[level] < floor) continue;
+      ranked.push({ candidate: { gpuTypeId, dataCenterId: dc.id }, rank: RANK[level], order: order++ });
+    }
+  });
+  return ranked.sort((a, b) => b.rank - a.rank || a.order - b.order).map((r) => r.candidate);
+}
+
+/** Reads the catalog (two requests) and ranks candidates for a GPU pod request. */
+export async function deriveCandidates(
+  client: ComputeClient,
+  request: CreatePodRequest,
+  rule: CandidateRule = {},
+  options: { signal?: AbortSignal } = {},
+): Promise<PlacementCandidate[]> {
+  const [dataCenters, gpuTypes] = await Promise.all([
+    client.catalog.dataCenters({ regions: rule.region, includeGpuAvailability: true, signal: options.signal }),
+    client.catalog.gpuTypes({ includeAvailability: true, signal: options.signal }),
+  ]);
+  return rankCandidates(request, rule, dataCenters, gpuTypes);
+}
+
+export type { RequestInfo };

@@ -1,0 +1,32 @@
+/** The Hub marketplace (REST backend of the CLI's `hub` commands). */
+import type { HttpCore } from "../http";
+import { HubRepo, ListHubReposResponse, type HubListQuery } from "../schemas";
+
+export class Hub {
+  constructor(private readonly http: HttpCore) {}
+
+  async list(query: HubListQuery = {}, options: { signal?: AbortSignal } = {}) {
+    const response = await this.http.request({
+      method: "GET",
+      path: "/v2/hub/repos",
+      query: { ...query },
+      schema: ListHubReposResponse,
+      signal: options.signal,
+    });
+    return response.repos;
+  }
+
+  search(text: string, query: Omit<HubListQuery, "query"> = {}, options: { signal?: AbortSignal } = {}) {
+    return this.list({ ...query, query: text }, options);
+  }
+
+  /** By listing id, or by `owner/name`. */
+  get(ref: string, options: { signal?: AbortSignal } = {}) {
+    const slash = ref.indexOf("/");
+    const path =
+      slash > 0
+        ? `/v2/hub/repos/${encodeURIComponent(ref.slice(0, slash))}/${encodeURIComponent(ref.slice(slash + 1))}`
+        : `/v2/hub/repos/${encodeURIComponent(ref)}`;
+    return this.http.request({ method: "GET", path, schema: HubRepo, signal: options.signal });
+  }
+}

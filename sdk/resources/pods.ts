@@ -1,0 +1,101 @@
+/** Pods: create (duplicate-safe), read, list, update, actions, delete, logs. */
+import type { HttpCore } from "../http";
+import { streamLogs, type LogStreamOptions } from "../logs";
+import { ListPodsResponse, Pod, type CreatePodRequest, type PodActionName, type UpdatePodRequest } from "../schemas";
+import { assertValid, createPodViolations, updatePodViolations } from "../validate";
+
+export class Pods {
+  constructor(private readonly http: HttpCore) {}
+
+  /**
+   * Creates a pod. After a 5xx or a lost connection the attempt may have created the pod: before
+   * sending again, the pod list is searched for one of the same name created after the attempt
+   * began, and that pod is returned instead. Never two pods for one create.
+   */
+  create(request: CreatePodRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Pod> {
+    if (options.validate !== false) assertValid("pod create request", request, createPodViolations(request));
+    return this.http.request({
+      method: "POST",
+      path: "/v2/pods",
+      body: request,
+      schema: Pod,
+      signal: options.signal,
+      recover: async (attemptStartedAt) => {
+        const pods = await this.list({ signal: options.signal });
+        // Date headers have one-second resolution: allow that much before the attempt began.
+        return pods.find((pod) => pod.name === request.name && Date.parse(pod.createdAt) >= attemptStartedAt - 1500);
+      },
+    });
+  }
+
+  get(id: string, options: { signal?: AbortSignal } = {}): Promise<Pod> {
+    return this.http.request({ method: "GET", path: `/v2/pods/${encodeURIComponent(id)}`, schema: Pod, signal: options.signal });
+  }
+
+  async list(options: { includeClusterPods?: boolean; signal?: AbortSignal } = {}): Promise<Pod[]> {
+    const response = await this.http.request({
+      method: "GET",
+      path: "/v2/pods",
+      query: { includeClusterPods: options.includeClusterPods ? "true" : undefined },
+      schema: ListPodsResponse,
+      signal: options.signal,
+    });
+    return response.pods;
+  }
+
+  update(id: string, patch: UpdatePodRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Pod> {
+    if (options.validate !== false) assertValid("pod update request", patch, updatePodViolations(patch));
+    return this.http.request({
+      method: "PATCH",
+      path: `/v2/pods/${encodeURIComponent(id)}`,
+      body: patch,
+      schema: Pod,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Runs a lifecycle action. `terminate` answers 204 (no pod); the others the updated pod.
+   * A lost answer is recovered by reading the pod rather than repeating the action (a second
+   * `stop` would be a 409).
+   */
+  async action(id: string, action: PodActionName, options: { signal?: AbortSignal } = {}): Promise<Pod | undefined> {
+    return this.http.request<Pod | undefined>({
+      method: "POST",
+      path: `/v2/pods/${encodeURIComponent(id)}/action`,
+      body: { action },
+      schema: action === "terminate" ? undefined : Pod,
+      signal: options.signal,
+      recover: async () => {
+        const pod = await this.get(id, options).catch(() => undefined);
+        if (!pod) return undefined;
+        const settled: Record<PodActionName, string[]> = {
+          start: ["STARTING", "RUNNING"],
+          stop: ["EXITED"],
+          restart: ["STARTING", "RUNNING"],
+          terminate: ["TERMINATED"],
+        };
+        return settled[action].includes(pod.status) ? pod : undefined;
+      },
+    });
+  }
+
+  start(id: string, options?: { signal?: AbortSignal }) {
+    return this.action(id, "start", options) as Promise<Pod>;
+  }
+  stop(id: string, options?: { signal?: AbortSignal }) {
+    return this.action(id, "stop", options) as Promise<Pod>;
+  }
+  restart(id: string, options?: { signal?: AbortSignal }) {
+    return this.action(id, "restart", options) as Promise<Pod>;
+  }
+
+  /** Deletes (terminates) a pod: 204. A 404 is returned to the caller, who decides if gone is fine. */
+  async delete(id: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    await this.http.request({ method: "DELETE", path: `/v2/pods/${encodeURIComponent(id)}`, signal: options.signal });
+  }
+
+  logs(id: string, options: LogStreamOptions = {}) {
+    return streamLogs(this.http, `/v2/pods/${encodeURIComponent(id)}/logs`, options);
+  }
+}

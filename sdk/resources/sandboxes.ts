@@ -1,0 +1,80 @@
+/** Sandboxes: create (duplicate-safe), get, list, idle timeout, extend, delete, logs. */
+import type { HttpCore } from "../http";
+import { streamLogs, type LogStreamOptions } from "../logs";
+import { ListSandboxesResponse, Sandbox, type CreateSandboxRequest, type SandboxState } from "../schemas";
+import { assertValid, createSandboxRequestViolations } from "../validate";
+
+export interface ListSandboxesOptions {
+  state?: SandboxState;
+  /** Every label must match exactly (AND). */
+  labels?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export class Sandboxes {
+  constructor(private readonly http: HttpCore) {}
+
+  create(request: CreateSandboxRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Sandbox> {
+    if (options.validate !== false) assertValid("sandbox create request", request, createSandboxRequestViolations(request));
+    return this.http.request({
+      method: "POST",
+      path: "/v2/sandboxes",
+      body: request,
+      schema: Sandbox,
+      signal: options.signal,
+      recover: async (attemptStartedAt) => {
+        const sandboxes = await this.list({ signal: options.signal });
+        return sandboxes.find((s) => s.name === request.name && Date.parse(s.createdAt) >= attemptStartedAt - 1500);
+      },
+    });
+  }
+
+  get(id: string, options: { signal?: AbortSignal } = {}): Promise<Sandbox> {
+    return this.http.request({ method: "GET", path: `/v2/sandboxes/${encodeURIComponent(id)}`, schema: Sandbox, signal: options.signal });
+  }
+
+  async list(options: ListSandboxesOptions = {}): Promise<Sandbox[]> {
+    const labels = Object.entries(options.labels ?? {}).map(([k, v]) => `${k}=${v}`);
+    const response = await this.http.request({
+      method: "GET",
+      path: "/v2/sandboxes",
+      query: { state: options.state, labels: labels.length ? labels : undefined },
+      schema: ListSandboxesResponse,
+      signal: options.signal,
+    });
+    return response.sandboxes;
+  }
+
+  /** Sets the idle timeout of a RUNNING sandbox; the response carries the applied (clamped) value. */
+  setIdleTimeout(id: string, idleTimeoutSeconds: number, options: { signal?: AbortSignal } = {}): Promise<Sandbox> {
+    return this.http.request({
+      method: "PATCH",
+      path: `/v2/sandboxes/${encodeURIComponent(id)}`,
+      body: { idleTimeoutSeconds },
+      schema: Sandbox,
+      signal: options.signal,
+    });
+  }
+
+  /** Raises the total lifetime (counted from `startedAt`); a lower value is refused with 422. */
+  extend(id: string, maxLifetimeSeconds: number, options: { signal?: AbortSignal } = {}): Promise<Sandbox> {
+    return this.http.request({
+      method: "POST",
+      path: `/v2/sandboxes/${encodeURIComponent(id)}/extend`,
+      body: { maxLifetimeSeconds },
+      schema: Sandbox,
+      signal: options.signal,
+      // Extending to an absolute total is idempotent: sending it twice lands on the same value.
+      idempotent: true,
+    });
+  }
+
+  /** Terminates a sandbox: 204, also when it is already terminated. */
+  async delete(id: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    await this.http.request({ method: "DELETE", path: `/v2/sandboxes/${encodeURIComponent(id)}`, signal: options.signal });
+  }
+
+  logs(id: string, options: LogStreamOptions = {}) {
+    return streamLogs(this.http, `/v2/sandboxes/${encodeURIComponent(id)}/logs`, options);
+  }
+}

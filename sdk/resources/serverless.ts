@@ -1,0 +1,33 @@
+/** Serverless endpoints (create and read; the Hub's deploy target). */
+import type { HttpCore } from "../http";
+import { CreateEndpointRequest, Endpoint, ListEndpointsResponse, parseWire } from "../schemas";
+import { assertValid } from "../validate";
+
+export class Serverless {
+  constructor(private readonly http: HttpCore) {}
+
+  create(request: CreateEndpointRequest, options: { signal?: AbortSignal } = {}) {
+    const parsed = parseWire(CreateEndpointRequest, request);
+    assertValid("serverless endpoint create request", request, parsed.ok ? [] : parsed.violations);
+    return this.http.request({
+      method: "POST",
+      path: "/v2/serverless",
+      body: request,
+      schema: Endpoint,
+      signal: options.signal,
+      recover: async (attemptStartedAt) => {
+        const endpoints = await this.list(options);
+        return endpoints.find((e) => e.name === request.name && Date.parse(e.createdAt) >= attemptStartedAt - 1500);
+      },
+    });
+  }
+
+  async list(options: { signal?: AbortSignal } = {}) {
+    const response = await this.http.request({ method: "GET", path: "/v2/serverless", schema: ListEndpointsResponse, signal: options.signal });
+    return response.endpoints;
+  }
+
+  get(id: string, options: { signal?: AbortSignal } = {}) {
+    return this.http.request({ method: "GET", path: `/v2/serverless/${encodeURIComponent(id)}`, schema: Endpoint, signal: options.signal });
+  }
+}

@@ -1,0 +1,53 @@
+/** Network volumes (pods mount them) and the account's registered SSH keys. */
+import type { HttpCore } from "../http";
+import { ListNetworkVolumesResponse, NetworkVolume, SshKeys, type CreateNetworkVolumeRequest } from "../schemas";
+
+export class NetworkVolumes {
+  constructor(private readonly http: HttpCore) {}
+
+  create(request: CreateNetworkVolumeRequest, options: { signal?: AbortSignal } = {}) {
+    return this.http.request({
+      method: "POST",
+      path: "/v2/network-volumes",
+      body: request,
+      schema: NetworkVolume,
+      signal: options.signal,
+      recover: async (attemptStartedAt) => {
+        void attemptStartedAt; // volumes carry no creation time: match on name and data center
+        const volumes = await this.list(options);
+        return volumes.find((v) => v.name === request.name && v.dataCenter === request.dataCenter);
+      },
+    });
+  }
+
+  get(id: string, options: { signal?: AbortSignal } = {}) {
+    return this.http.request({ method: "GET", path: `/v2/network-volumes/${encodeURIComponent(id)}`, schema: NetworkVolume, signal: options.signal });
+  }
+
+  async list(options: { signal?: AbortSignal } = {}) {
+    const response = await this.http.request({
+      method: "GET",
+      path: "/v2/network-volumes",
+      schema: ListNetworkVolumesResponse,
+      signal: options.signal,
+    });
+    return response.networkVolumes;
+  }
+
+  async delete(id: string, options: { signal?: AbortSignal } = {}) {
+    await this.http.request({ method: "DELETE", path: `/v2/network-volumes/${encodeURIComponent(id)}`, signal: options.signal });
+  }
+}
+
+export class Account {
+  constructor(private readonly http: HttpCore) {}
+
+  async sshKeys(options: { signal?: AbortSignal } = {}) {
+    return (await this.http.request({ method: "GET", path: "/v2/account/ssh-keys", schema: SshKeys, signal: options.signal })).keys;
+  }
+
+  /** Replaces the registered SSH public keys (injected as `PUBLIC_KEY` into pods with `startSsh`). */
+  async setSshKeys(keys: string[], options: { signal?: AbortSignal } = {}) {
+    return (await this.http.request({ method: "PUT", path: "/v2/account/ssh-keys", body: { keys }, schema: SshKeys, signal: options.signal })).keys;
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Shared status polling. A stack creates many pods and sandboxes in one provider process; if
+ * each waited by polling its own GET, a fleet of 40 would spend 40 calls per tick. A watcher
+ * answers every waiter with one list request per tick (a single waiter uses one GET), and
+ * backs off while nothing changes, so API calls per resource stay flat however long
+ * provisioning takes.
+ */
+import { NotFoundError } from "./errors";
+import { sleep } from "./retry";
+
+export interface WatchSource<T extends { id: string }> {
+  getOne(id: string): Promise<T>;
+  listAll(): Promise<T[]>;
+}
+
+interface Waiter<T> {
+  id: string;
+  done: (item: T) => boolean;
+  resolve: (item: T) => void;
+  reject: (error: unknown) => void;
+  onUpdate?: (item: T) => void;
+  /** Ticks in which the item was missing: a fresh create may lag the list briefly. */
+  misses: number;
+}
+
+export interface WatcherOptions {
+  initialIntervalMs?: number;
+  maxIntervalMs?: number;
+  /** Consecutive ticks an awaited id may be missing before it counts as gone. Default 3. */
+  missingTolerance?: number;
+}
+
+export class Watcher<T extends { id: string }> {
+  private readonly waiters = new Set<Waiter<T>>();
+  private running = false;
+  private intervalMs: number;
+  private readonly initialIntervalMs: number;
+  private readonly maxIntervalMs: number;
+  private readonly missingTolerance: number;
+  private readonly lastSeen = new Map<string, string>();
+  /** Count of poll requests sent, for tests and benchmarks. */
+  polls = 0;
+
+  constructor(
+    private readonly source: WatchSource<T>,
+    options: WatcherOptions = {},
+  ) {
+    this.initialIntervalMs = options.initialIntervalMs ?? 500;
+    this.maxIntervalMs = options.maxIntervalMs ?? 5000;
+    this.missingTolerance = options.missingTolerance ?? 3;
+    this.intervalMs = this.initialIntervalMs;
+  }
+
+  /**
+   * Resolves with the item once `done(item)` holds; `onUpdate` sees every observed version.
+   * Rejects with NotFoundError when the item disappears, or with the abort reason.
+   */
+  waitFor(id: string, done: (item: T) => boolean, options: { onUpdate?: (item: T) => void; signal?: AbortSignal } = {}): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const waiter: Waiter<T> = {
+        id,
+        done,
+        onUpdate: options.onUpdate,
+        misses: 0,
+        resolve: (item) => {
+          cleanup();
+          resolve(item);
+        },
+        reject: (error) => {
+          cleanup();
+          reject(error);
+        },
+      };
+      const onAbort = () => waiter.reject(options.signal!.reason);
+      const cleanup = () => {
+        this.waiters.delete(waiter);
+        this.lastSeen.delete(id);
+        options.signal?.removeEventListener("abort", onAbort);
+      };
+      if (options.signal?.aborted) return reject(options.signal.reason);
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiters.add(waiter);
+      // A newcomer wants an answer soon, not after the backed-off interval of older waiters.
+      this.intervalMs = this.initialIntervalMs;
+      if (!this.running) void this.loop();
+    });
+  }
+
+  private async loop(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.waiters.size > 0) {
+        await sleep(this.intervalMs);
+        if (this.waiters.size === 0) break;
+        const changed = await this.tick();
+        this.intervalMs = changed ? this.initialIntervalMs : Math.min(this.maxIntervalMs, Math.round(this.intervalMs * 1.5));
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** One poll for every waiter; returns whether anything it watches changed. */
+  private async tick(): Promise<boolean> {
+    const waiting = [...this.waiters];
+    let items: Map<string, T>;
+    try {
+      this.polls += 1;
+      if (waiting.length === 1) {
+        const one = await this.source.getOne(waiting[0].id).catch((error) => {
+          if (error instanceof NotFoundError) return undefined;
+          throw error;
+        });
+        items = new Map(one ? [[one.id, one]] : []);
+      } else {
+        items = new Map((await this.source.listAll()).map((item) => [item.id, item]));
+      }
+    } catch (error) {
+      // The request path already retried; a failure here is final for everyone waiting.
+      for (const waiter of waiting) waiter.reject(error);
+      return true;
+    }
+    let changed = false;
+    for (const waiter of waiting) {
+      const item = items.get(waiter.id);
+      if (!item) {
+        waiter.misses += 1;
+        if (waiter.misses > this.missingTolerance) {
+          waiter.reject(new NotFoundError({ status: 404, title: "Not Found", detail: `${waiter.id} no longer exists`, request: { method: "GET", path: waiter.id } }));
+        }
+        continue;
+      }
+      waiter.misses = 0;
+      const fingerprint = JSON.stringify(item);
+      if (this.lastSeen.get(waiter.id) !== fingerprint) {
+        changed = true;
+        this.lastSeen.set(waiter.id, fingerprint);
+      }
+      waiter.onUpdate?.(item);
+      if (waiter.done(item)) waiter.resolve(item);
+    }
+    return changed;
+  }
+}
