@@ -70,6 +70,7 @@ interface WindowState {
   remaining: number;
   resetAt: number;
   quota?: number;
+  windowSeconds?: number;
   /** Requests granted since `remaining` was last reported, not yet answered. */
   inFlight: number;
 }
@@ -137,10 +138,16 @@ export class RateLimiter {
       // Responses overtake each other: within one window keep the lowest remaining count;
       // a reset later than the one we hold means a new window began.
       if (!state || now >= state.resetAt || resetAt > state.resetAt + 1500) {
-        this.windows.set(window.name, { remaining: window.remaining, resetAt, quota: window.quota, inFlight: 0 });
+        this.windows.set(window.name, {
+          remaining: window.remaining,
+          resetAt,
+          quota: window.quota ?? state?.quota,
+          windowSeconds: window.windowSeconds ?? state?.windowSeconds,
+          inFlight: 0,
+        });
       } else if (window.remaining <= state.remaining) {
+        // Requests still in flight stay counted: the server may not have seen them yet.
         state.remaining = window.remaining;
-        state.inFlight = 0;
         state.quota = window.quota ?? state.quota;
       }
     }
@@ -152,8 +159,15 @@ export class RateLimiter {
     let delay = 0;
     for (const [name, state] of this.windows) {
       if (now >= state.resetAt) {
-        this.windows.delete(name);
-        continue;
+        if (state.quota === undefined || !state.windowSeconds) {
+          // A window ended and its size is unknown: probe again rather than assume no limit.
+          this.windows.delete(name);
+          this.known = false;
+          return this.probing ? Infinity : 0;
+        }
+        // The window rolled over: the quota is whole again until the next observed header.
+        while (state.resetAt <= now) state.resetAt += state.windowSeconds * 1000;
+        state.remaining = state.quota;
       }
       const available = state.remaining - state.inFlight;
       const untilReset = state.resetAt - now + 50;

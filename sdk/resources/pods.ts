@@ -12,7 +12,7 @@ export class Pods {
    * sending again, the pod list is searched for one of the same name created after the attempt
    * began, and that pod is returned instead. Never two pods for one create.
    */
-  create(request: CreatePodRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Pod> {
+  async create(request: CreatePodRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Pod> {
     if (options.validate !== false) assertValid("pod create request", request, createPodViolations(request));
     return this.http.request({
       method: "POST",
@@ -43,7 +43,7 @@ export class Pods {
     return response.pods;
   }
 
-  update(id: string, patch: UpdatePodRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Pod> {
+  async update(id: string, patch: UpdatePodRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Pod> {
     if (options.validate !== false) assertValid("pod update request", patch, updatePodViolations(patch));
     return this.http.request({
       method: "PATCH",

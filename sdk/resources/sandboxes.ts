@@ -14,7 +14,7 @@ export interface ListSandboxesOptions {
 export class Sandboxes {
   constructor(private readonly http: HttpCore) {}
 
-  create(request: CreateSandboxRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Sandbox> {
+  async create(request: CreateSandboxRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Sandbox> {
     if (options.validate !== false) assertValid("sandbox create request", request, createSandboxRequestViolations(request));
     return this.http.request({
       method: "POST",

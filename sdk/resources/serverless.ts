@@ -6,7 +6,7 @@ import { assertValid } from "../validate";
 export class Serverless {
   constructor(private readonly http: HttpCore) {}
 
-  create(request: CreateEndpointRequest, options: { signal?: AbortSignal } = {}) {
+  async create(request: CreateEndpointRequest, options: { signal?: AbortSignal } = {}) {
     const parsed = parseWire(CreateEndpointRequest, request);
     assertValid("serverless endpoint create request", request, parsed.ok ? [] : parsed.violations);
     return this.http.request({

@@ -26,6 +26,8 @@ export function describeRule(issue: RawIssue): string {
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
     case "unrecognized_keys":
       return "unknown property";
+    case "invalid_key":
+      return `key ${(issue.issues as Array<{ message?: string }>)[0]?.message ?? "is invalid"}`;
     case "invalid_format":
       return issue.message ?? `must match ${issue.format}`;
     default:

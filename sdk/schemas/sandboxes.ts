@@ -24,7 +24,7 @@ export const MIN_MAX_LIFETIME_SECONDS = 300;
 
 const labels = z
   .record(
-    z.string().regex(LABEL_KEY, { message: "label keys are 1-63 letters, digits, '-', '_', '.' or '/'" }),
+    z.string().regex(LABEL_KEY, { message: "must be 1-63 letters, digits, '-', '_', '.' or '/'" }),
     z.string(),
   )
   .refine((value) => Object.keys(value).length <= MAX_LABELS, { message: `must have at most ${MAX_LABELS} labels` });

@@ -1,0 +1,310 @@
+/**
+ * The fixture: everything the emulator starts from (catalog, capacity, accounts, keys, templates,
+ * volumes, seeded pods, Hub repositories). The format is documented in docs/emulator.md; it is
+ * checked here so a typo in a hand-written fixture fails at load with the field's path.
+ */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { formatIssues } from "../sdk/schemas";
+import defaultFixture from "./fixtures/default.json";
+
+const region = z.enum(["NORTH_AMERICA", "SOUTH_AMERICA", "EUROPE", "ASIA", "MIDDLE_EAST", "AFRICA", "OCEANIA", "ANTARCTICA", "UNKNOWN"]);
+const cloud = z.enum(["SECURE", "COMMUNITY"]);
+const stringMap = z.record(z.string(), z.string());
+
+const DataCenterFixture = z.strictObject({
+  id: z.string().min(1),
+  name: z.string(),
+  region,
+  countryCode: z.string().length(2).optional(),
+  globalNetwork: z.boolean().default(false),
+  networkVolumeTypes: z.array(z.enum(["STANDARD", "HIGH_PERFORMANCE"])).default([]),
+  compliance: z.array(z.string()).default([]),
+});
+
+const GpuTypeFixture = z.strictObject({
+  id: z.string().min(1),
+  name: z.string(),
+  pool: z.string().nullable().default(null),
+  manufacturer: z.enum(["NVIDIA", "AMD", "UNKNOWN"]),
+  memory: z.int(),
+  price: z.strictObject({ secure: z.number(), community: z.number(), serverless: z.number().optional() }),
+  maxCount: z.strictObject({ secure: z.int(), community: z.int() }),
+  /** Accounts allowed to deploy this type; others get 403 (the "pool access" case of the contract). */
+  restrictedToAccounts: z.array(z.string()).optional(),
+});
+
+const CpuFlavorFixture = z.strictObject({
+  id: z.string().min(1),
+  name: z.string(),
+  group: z.string(),
+  vcpu: z.strictObject({ min: z.int(), max: z.int() }),
+  ramGbPerVcpu: z.number(),
+  price: z.strictObject({ securePerVcpu: z.number(), serverlessPerVcpu: z.number() }),
+});
+
+export const MachineFixture = z.strictObject({
+  id: z.string().optional(),
+  cudaVersion: z.string().nullable(),
+  gpus: z.int().min(1),
+  free: z.int().min(0).optional(),
+  ramPerGpu: z.number().min(1),
+  vcpuPerGpu: z.number().min(1),
+});
+export type MachineFixture = z.infer<typeof MachineFixture>;
+
+const GpuCapacityFixture = z.strictObject({
+  dataCenterId: z.string(),
+  gpuTypeId: z.string(),
+  cloud,
+  machines: z.array(MachineFixture),
+});
+
+const CpuCapacityFixture = z.strictObject({ dataCenterId: z.string(), cpuFlavorId: z.string(), availableVcpus: z.int().min(0) });
+
+const RateLimitsFixture = z.strictObject({ minute: z.int().min(0), hour: z.int().min(0), day: z.int().min(0) });
+export type RateLimits = z.infer<typeof RateLimitsFixture>;
+export const DEFAULT_RATE_LIMITS: RateLimits = { minute: 600, hour: 20000, day: 200000 };
+
+const UserFixture = z.strictObject({ id: z.string(), name: z.string(), email: z.string(), accountId: z.string() });
+
+const AccountFixture = z.strictObject({
+  id: z.string(),
+  kind: z.enum(["user", "team"]),
+  name: z.string(),
+  ownerUserId: z.string(),
+  memberUserIds: z.array(z.string()).default([]),
+  balance: z.number().default(100),
+  rateLimits: RateLimitsFixture.default(DEFAULT_RATE_LIMITS),
+  exempt: z.boolean().default(false),
+  maxIdleTimeoutSeconds: z.int().min(90).default(3600),
+  maxLifetimeSeconds: z.int().min(300).default(86400),
+  sshKeys: z.array(z.string()).default([]),
+});
+
+const ApiKeyFixture = z.strictObject({
+  key: z.string().min(8),
+  name: z.string().default("key"),
+  userId: z.string(),
+  accountId: z.string(),
+  /** `*`, a family (`pods`), or a family's read half (`pods:read`). */
+  scopes: z.array(z.string()).default(["*"]),
+  expiresAt: z.string().optional(),
+});
+
+const SessionFixture = z.strictObject({ token: z.string().min(8), userId: z.string(), expiresAt: z.string().optional() });
+
+const TemplateFixture = z.strictObject({
+  id: z.string(),
+  /** Owner; null for catalog templates that belong to no listed account. */
+  accountId: z.string().nullable().default(null),
+  name: z.string(),
+  image: z.string(),
+  args: z.string().default(""),
+  disk: z.int().min(1).default(20),
+  env: stringMap.default({}),
+  ports: z.array(z.string()).default([]),
+  registry: z.string().nullable().default(null),
+  mounts: z.strictObject({ persistent: z.strictObject({ size: z.int(), path: z.string() }).optional() }).default({}),
+  serverless: z.boolean().default(false),
+  public: z.boolean().default(false),
+  source: z.enum(["official", "verified", "community"]).optional(),
+  category: z.enum(["CPU", "NVIDIA", "AMD"]).default("NVIDIA"),
+  startSsh: z.boolean().default(true),
+  startJupyter: z.boolean().default(false),
+  allowedCudaVersions: z.array(z.string()).default([]),
+});
+
+const NetworkVolumeFixture = z.strictObject({
+  id: z.string(),
+  accountId: z.string(),
+  name: z.string(),
+  size: z.int(),
+  dataCenter: z.string(),
+  type: z.enum(["STANDARD", "HIGH_PERFORMANCE"]).default("STANDARD"),
+});
+
+const GlobalVolumeFixture = z.strictObject({
+  id: z.string(),
+  accountId: z.string(),
+  name: z.string(),
+  dataCenterIds: z.array(z.string()).default([]),
+});
+
+const PodFixture = z.strictObject({
+  id: z.string(),
+  accountId: z.string(),
+  name: z.string(),
+  image: z.string(),
+  args: z.string().default(""),
+  disk: z.int().default(20),
+  env: stringMap.default({}),
+  ports: z.array(z.string()).default([]),
+  gpu: z.strictObject({ id: z.string(), count: z.int().min(1).default(1) }).optional(),
+  cpu: z.strictObject({ id: z.string(), vcpuCount: z.int() }).optional(),
+  cloud: cloud.default("SECURE"),
+  dataCenterId: z.string(),
+  status: z.enum(["RUNNING", "EXITED"]).default("RUNNING"),
+  startedSecondsAgo: z.number().min(0).default(3600),
+  cluster: z
+    .strictObject({
+      id: z.string(),
+      rank: z.int().nullable(),
+      role: z.enum(["SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER"]).optional(),
+      ip: z.string().optional(),
+    })
+    .optional(),
+});
+
+const ClusterFixture = z.strictObject({
+  id: z.string(),
+  accountId: z.string(),
+  name: z.string(),
+  type: z.enum(["TRAINING", "APPLICATION", "SLURM", "RAY"]),
+});
+
+const HubRepoFixture = z.looseObject({
+  id: z.string(),
+  owner: z.string(),
+  name: z.string(),
+  title: z.string(),
+  description: z.string(),
+  category: z.string(),
+  type: z.enum(["POD", "SERVERLESS"]),
+  tags: z.array(z.string()),
+  stars: z.int(),
+  views: z.int(),
+  deploys: z.int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  releasedAt: z.string().nullable(),
+  release: z
+    .looseObject({
+      id: z.string(),
+      tag: z.string(),
+      image: z.string(),
+      config: z.looseObject({
+        gpuIds: z.array(z.string()),
+        gpuCount: z.int(),
+        containerDiskInGb: z.int(),
+        env: stringMap,
+        allowedCudaVersions: z.array(z.string()),
+      }),
+    })
+    .nullable(),
+});
+
+export const FixtureSchema = z.strictObject({
+  $comment: z.string().optional(),
+  name: z.string().default("custom"),
+  /** The key `startEmulator` returns and `compute-emulator` prints. Must be one of `apiKeys`. */
+  defaultApiKey: z.string(),
+  adminToken: z.string().optional(),
+  dataCenters: z.array(DataCenterFixture).default([]),
+  gpuTypes: z.array(GpuTypeFixture).default([]),
+  cpuFlavors: z.array(CpuFlavorFixture).default([]),
+  gpuCapacity: z.array(GpuCapacityFixture).default([]),
+  cpuCapacity: z.array(CpuCapacityFixture).default([]),
+  users: z.array(UserFixture).default([]),
+  accounts: z.array(AccountFixture).default([]),
+  apiKeys: z.array(ApiKeyFixture).default([]),
+  sessions: z.array(SessionFixture).default([]),
+  templates: z.array(TemplateFixture).default([]),
+  networkVolumes: z.array(NetworkVolumeFixture).default([]),
+  globalVolumes: z.array(GlobalVolumeFixture).default([]),
+  clusters: z.array(ClusterFixture).default([]),
+  pods: z.array(PodFixture).default([]),
+  hubRepos: z.array(HubRepoFixture).default([]),
+});
+
+export type Fixture = z.infer<typeof FixtureSchema>;
+export type DataCenterFixture = z.infer<typeof DataCenterFixture>;
+export type GpuTypeFixture = z.infer<typeof GpuTypeFixture>;
+export type CpuFlavorFixture = z.infer<typeof CpuFlavorFixture>;
+export type AccountFixture = z.infer<typeof AccountFixture>;
+export type TemplateFixture = z.infer<typeof TemplateFixture>;
+export type PodFixture = z.infer<typeof PodFixture>;
+export type HubRepoFixture = z.infer<typeof HubRepoFixture>;
+
+export class FixtureError extends Error {
+  constructor(readonly violations: string[]) {
+    super(`Invalid fixture:\n  ${violations.join("\n  ")}`);
+  }
+}
+
+/** Checks shape and references (every key's account exists, every capacity names a catalog entry, ...). */
+export function parseFixture(input: unknown): Fixture {
+  const parsed = FixtureSchema.safeParse(input);
+  if (!parsed.success) throw new FixtureError(formatIssues(parsed.error.issues));
+  const fixture = parsed.data;
+  const problems: string[] = [];
+  const ids = (list: Array<{ id: string }>) => new Set(list.map((item) => item.id));
+  const dataCenters = ids(fixture.dataCenters);
+  const gpuTypes = ids(fixture.gpuTypes);
+  const cpuFlavors = ids(fixture.cpuFlavors);
+  const accounts = ids(fixture.accounts);
+  const users = ids(fixture.users);
+  const clusters = ids(fixture.clusters);
+  const need = (set: Set<string>, id: string, where: string) => {
+    if (!set.has(id)) problems.push(`${where}: unknown id "${id}"`);
+  };
+  fixture.gpuCapacity.forEach((c, i) => {
+    need(dataCenters, c.dataCenterId, `gpuCapacity[${i}].dataCenterId`);
+    need(gpuTypes, c.gpuTypeId, `gpuCapacity[${i}].gpuTypeId`);
+  });
+  fixture.cpuCapacity.forEach((c, i) => {
+    need(dataCenters, c.dataCenterId, `cpuCapacity[${i}].dataCenterId`);
+    need(cpuFlavors, c.cpuFlavorId, `cpuCapacity[${i}].cpuFlavorId`);
+  });
+  fixture.users.forEach((u, i) => need(accounts, u.accountId, `users[${i}].accountId`));
+  fixture.accounts.forEach((a, i) => {
+    need(users, a.ownerUserId, `accounts[${i}].ownerUserId`);
+    a.memberUserIds.forEach((m, j) => need(users, m, `accounts[${i}].memberUserIds[${j}]`));
+  });
+  fixture.apiKeys.forEach((k, i) => {
+    need(users, k.userId, `apiKeys[${i}].userId`);
+    need(accounts, k.accountId, `apiKeys[${i}].accountId`);
+  });
+  fixture.sessions.forEach((s, i) => need(users, s.userId, `sessions[${i}].userId`));
+  fixture.templates.forEach((t, i) => {
+    if (t.accountId !== null) need(accounts, t.accountId, `templates[${i}].accountId`);
+  });
+  fixture.networkVolumes.forEach((v, i) => {
+    need(accounts, v.accountId, `networkVolumes[${i}].accountId`);
+    need(dataCenters, v.dataCenter, `networkVolumes[${i}].dataCenter`);
+  });
+  fixture.globalVolumes.forEach((v, i) => need(accounts, v.accountId, `globalVolumes[${i}].accountId`));
+  fixture.clusters.forEach((c, i) => need(accounts, c.accountId, `clusters[${i}].accountId`));
+  fixture.pods.forEach((p, i) => {
+    need(accounts, p.accountId, `pods[${i}].accountId`);
+    need(dataCenters, p.dataCenterId, `pods[${i}].dataCenterId`);
+    if (p.gpu) need(gpuTypes, p.gpu.id, `pods[${i}].gpu.id`);
+    if (p.cpu) need(cpuFlavors, p.cpu.id, `pods[${i}].cpu.id`);
+    if (!p.gpu === !p.cpu) problems.push(`pods[${i}]: exactly one of gpu or cpu`);
+    if (p.cluster) need(clusters, p.cluster.id, `pods[${i}].cluster.id`);
+  });
+  if (!fixture.apiKeys.some((k) => k.key === fixture.defaultApiKey)) {
+    problems.push(`defaultApiKey: "${fixture.defaultApiKey}" is not one of apiKeys`);
+  }
+  if (problems.length > 0) throw new FixtureError(problems);
+  return fixture;
+}
+
+export function loadFixture(source: string | object | undefined): Fixture {
+  if (source === undefined) return parseFixture(defaultFixture);
+  if (typeof source === "string") {
+    let text: string;
+    try {
+      text = readFileSync(source, "utf8");
+    } catch (error) {
+      throw new Error(`Cannot read fixture file ${source}: ${(error as Error).message}`);
+    }
+    try {
+      return parseFixture(JSON.parse(text));
+    } catch (error) {
+      if (error instanceof SyntaxError) throw new Error(`Fixture file ${source} is not valid JSON: ${error.message}`);
+      throw error;
+    }
+  }
+  return parseFixture(source);
+}

@@ -1,0 +1,69 @@
+/**
+ * What a handler gives back, and the one way errors are shaped.
+ *
+ * Handlers return a `Reply` instead of writing to the socket, so the server can still replace
+ * it afterwards (an `after` fault drops the connection of a request that did execute) and can
+ * persist state before anything reaches the client. Errors are thrown as `ApiError` and become
+ * `application/problem+json` bodies `{title, status, detail, errors?, code?}`.
+ */
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+
+export type Headers = Record<string, string>;
+
+export interface JsonReply {
+  kind: "json";
+  status: number;
+  body?: unknown;
+  headers?: Headers;
+  contentType?: string;
+}
+
+/** A long-lived response (Server-Sent Events): the handler takes over the socket. */
+export interface StreamReply {
+  kind: "stream";
+  status: 200;
+  headers?: Headers;
+  start(req: IncomingMessage, res: ServerResponse): void;
+}
+
+export type Reply = JsonReply | StreamReply;
+
+export function json(status: number, body?: unknown, headers?: Headers): JsonReply {
+  return { kind: "json", status, body, headers };
+}
+
+export const noContent = (): JsonReply => ({ kind: "json", status: 204 });
+
+export interface ProblemExtras {
+  errors?: string[];
+  code?: string;
+  headers?: Headers;
+  title?: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly extras: ProblemExtras = {},
+  ) {
+    super(detail);
+  }
+}
+
+export function problem(status: number, detail: string, extras: ProblemExtras = {}): JsonReply {
+  const body: Record<string, unknown> = { title: extras.title ?? STATUS_CODES[status] ?? "Error", status, detail };
+  if (extras.errors) body.errors = extras.errors;
+  if (extras.code) body.code = extras.code;
+  return { kind: "json", status, body, headers: extras.headers, contentType: "application/problem+json" };
+}
+
+export function replyOf(error: ApiError): JsonReply {
+  return problem(error.status, error.detail, error.extras);
+}
+
+// The few errors every resource raises; their wording is part of what users read.
+export const notFound = (what: string, id: string) => new ApiError(404, `No ${what} with id "${id}" on this account`);
+export const badRequest = (detail: string, errors?: string[]) => new ApiError(400, detail, { errors });
+export const conflict = (detail: string, code?: string) => new ApiError(409, detail, { code });
+export const unprocessable = (detail: string, errors?: string[]) => new ApiError(422, detail, { errors });

@@ -1,0 +1,70 @@
+import { ComputeClient, RateLimiter, parseRateLimitHeaders } from "../../sdk";
+import { problem, sendJson, startLoopback, TEST_KEY } from "../helpers/loopback";
+
+describe("RateLimit / RateLimit-Policy parsing", () => {
+  it("reads every window's r, t, q and w from structured-field lists", () => {
+    expect(
+      parseRateLimitHeaders('"minute";r=57;t=42, "hour";r=998;t=3000, "day";r=9990;t=80000', '"minute";q=60;w=60, "hour";q=1000;w=3600, "day";q=10000;w=86400'),
+    ).toEqual([
+      { name: "minute", remaining: 57, resetSeconds: 42, quota: 60, windowSeconds: 60 },
+      { name: "hour", remaining: 998, resetSeconds: 3000, quota: 1000, windowSeconds: 3600 },
+      { name: "day", remaining: 9990, resetSeconds: 80000, quota: 10000, windowSeconds: 86400 },
+    ]);
+  });
+
+  it("accepts token member names and ignores malformed headers instead of throwing", () => {
+    expect(parseRateLimitHeaders("minute;r=1;t=2")).toEqual([{ name: "minute", remaining: 1, resetSeconds: 2 }]);
+    expect(parseRateLimitHeaders('"minute";r=1;t=2, ((')).toEqual([]);
+  });
+});
+
+describe("pacing", () => {
+  it("holds requests when a window is exhausted until it resets", async () => {
+    let now = 0;
+    const limiter = new RateLimiter({ now: () => now });
+    const first = await limiter.acquire();
+    first({ rateLimit: '"minute";r=0;t=1', policy: '"minute";q=5;w=1' });
+    let granted = false;
+    const waiting = limiter.acquire().then((release) => {
+      granted = true;
+      release();
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(granted).toBe(false);
+    now = 1100; // the window has reset
+    await waiting;
+    expect(granted).toBe(true);
+  });
+
+  it("keeps a burst of concurrent requests under a small quota with zero 429s", async () => {
+    // A fixed-window server: 5 requests per 1-second window, as the service counts them.
+    const quota = 5;
+    const windowMs = 1000;
+    let windowStart = Date.now();
+    let used = 0;
+    let rejected = 0;
+    const server = await startLoopback((_req, res) => {
+      const now = Date.now();
+      if (now - windowStart >= windowMs) {
+        windowStart = now;
+        used = 0;
+      }
+      const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+      if (used >= quota) {
+        rejected += 1;
+        return problem(res, 429, "Rate limit exceeded for the second window", {}, { "retry-after": String(resetSeconds) });
+      }
+      used += 1;
+      sendJson(res, 200, { pods: [] }, { ratelimit: `"second";r=${quota - used};t=${resetSeconds}`, "ratelimit-policy": `"second";q=${quota};w=1` });
+    });
+    const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
+    try {
+      await Promise.all(Array.from({ length: 12 }, () => client.pods.list()));
+      expect(server.requests).toHaveLength(12);
+      expect(rejected).toBe(0);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});

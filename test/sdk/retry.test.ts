@@ -1,0 +1,139 @@
+import { BadRequestError, ComputeClient, backoff, parseRetryAfter, retryDelay, RateLimitError, ServerError } from "../../sdk";
+import { podBody, problem, sendJson, startLoopback, TEST_KEY, type Loopback } from "../helpers/loopback";
+
+function clientFor(server: Loopback, extra: Record<string, unknown> = {}) {
+  return new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {}, initialBackoffMs: 20, maxBackoffMs: 100, ...extra });
+}
+
+describe("retry policy", () => {
+  const settings = { maxRetries: 3, maxRateLimitRetries: 2, maxRetryAfterMs: 5000, initialBackoffMs: 100, maxBackoffMs: 1000 };
+  const info = { method: "GET", path: "/v2/pods" };
+
+  it("waits what Retry-After says for a 429, bounded by maxRetryAfterMs", () => {
+    const rate = (s?: number) => new RateLimitError({ status: 429, title: "t", detail: "d", request: info, retryAfterSeconds: s });
+    expect(retryDelay(rate(3), { transient: 0, rateLimited: 0 }, settings)).toBe(3000);
+    expect(retryDelay(rate(3600), { transient: 0, rateLimited: 0 }, settings)).toBe(5000);
+    expect(retryDelay(rate(3), { transient: 0, rateLimited: 2 }, settings)).toBeUndefined();
+  });
+
+  it("backs off exponentially with jitter for 5xx, and never retries other 4xx", () => {
+    const server = new ServerError({ status: 503, title: "t", detail: "d", request: info });
+    expect(retryDelay(server, { transient: 0, rateLimited: 0 }, settings, () => 1)).toBe(100);
+    expect(retryDelay(server, { transient: 2, rateLimited: 0 }, settings, () => 1)).toBe(400);
+    expect(retryDelay(server, { transient: 2, rateLimited: 0 }, settings, () => 0)).toBe(200);
+    expect(retryDelay(server, { transient: 3, rateLimited: 0 }, settings)).toBeUndefined();
+    expect(backoff(10, settings, () => 1)).toBe(1000);
+    expect(retryDelay(new BadRequestError({ status: 400, title: "t", detail: "d", request: info }), { transient: 0, rateLimited: 0 }, settings)).toBeUndefined();
+  });
+
+  it("parses integer seconds and HTTP dates", () => {
+    expect(parseRetryAfter("12", 0)).toBe(12);
+    expect(parseRetryAfter(new Date(61_000).toUTCString(), 0)).toBe(61);
+    expect(parseRetryAfter("soon", 0)).toBeUndefined();
+  });
+});
+
+describe("retries on the wire", () => {
+  it("honours Retry-After on a 429, then succeeds", async () => {
+    let calls = 0;
+    const server = await startLoopback((_req, res) => {
+      calls += 1;
+      if (calls === 1) return problem(res, 429, "Rate limit exceeded for the minute window", {}, { "retry-after": "1" });
+      sendJson(res, 200, { pods: [] });
+    });
+    const client = clientFor(server);
+    try {
+      await expect(client.pods.list()).resolves.toEqual([]);
+      expect(server.requests).toHaveLength(2);
+      expect(server.requests[1].at - server.requests[0].at).toBeGreaterThanOrEqual(950);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it("retries a read through a 5xx burst and a dropped connection", async () => {
+    let calls = 0;
+    const server = await startLoopback((_req, res, raw) => {
+      calls += 1;
+      if (calls === 1) return problem(res, 502, "bad gateway");
+      if (calls === 2) return raw.socket.destroy();
+      sendJson(res, 200, podBody());
+    });
+    const client = clientFor(server);
+    try {
+      await expect(client.pods.get("pod-1")).resolves.toMatchObject({ id: "pod-1" });
+      expect(server.requests).toHaveLength(3);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it("sends a 400 exactly once", async () => {
+    const server = await startLoopback((_req, res) => problem(res, 400, "no capacity"));
+    const client = clientFor(server);
+    try {
+      await expect(client.pods.get("p")).rejects.toBeInstanceOf(BadRequestError);
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
+
+describe("duplicate-safe create", () => {
+  /** A service that creates the pod, then loses the answer (a 500 or a cut connection). */
+  async function lossyService(loseWith: "500" | "drop") {
+    const pods: Record<string, unknown>[] = [];
+    const server = await startLoopback((req, res, raw) => {
+      res.setHeader("date", new Date().toUTCString());
+      if (req.method === "POST" && req.path === "/v2/pods") {
+        const body = JSON.parse(req.body);
+        const pod = podBody({ id: `pod-${pods.length + 1}`, name: body.name, createdAt: new Date().toISOString() });
+        pods.push(pod);
+        if (pods.length === 1) return loseWith === "500" ? problem(res, 500, "upstream timeout") : raw.socket.destroy();
+        return sendJson(res, 201, pod);
+      }
+      if (req.method === "GET" && req.path === "/v2/pods") return sendJson(res, 200, { pods });
+      problem(res, 404, "no route");
+    });
+    return { server, pods };
+  }
+
+  it.each(["500", "drop"] as const)("after a lost answer (%s) returns the pod that attempt created instead of creating another", async (loseWith) => {
+    const { server, pods } = await lossyService(loseWith);
+    const client = clientFor(server);
+    try {
+      const pod = await client.pods.create({ name: "trainer-a1", image: "img", gpu: { id: "A" } });
+      expect(pod.id).toBe("pod-1");
+      expect(pods).toHaveLength(1);
+      expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it("does not adopt an older pod that merely shares the name", async () => {
+    const old = podBody({ id: "pod-old", name: "same", createdAt: new Date(Date.now() - 3_600_000).toISOString() });
+    let posts = 0;
+    const server = await startLoopback((req, res) => {
+      res.setHeader("date", new Date().toUTCString());
+      if (req.method === "POST") {
+        posts += 1;
+        return posts === 1 ? problem(res, 503, "busy") : sendJson(res, 201, podBody({ id: "pod-new", name: "same" }));
+      }
+      sendJson(res, 200, { pods: [old] });
+    });
+    const client = clientFor(server);
+    try {
+      await expect(client.pods.create({ name: "same", image: "img", gpu: { id: "A" } })).resolves.toMatchObject({ id: "pod-new" });
+      expect(posts).toBe(2);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
