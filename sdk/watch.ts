@@ -21,6 +21,7 @@ interface Waiter<T> {
   onUpdate?: (item: T) => void;
   /** Ticks in which the item was missing: a fresh create may lag the list briefly. */
   misses: number;
+  missingTolerance: number;
 }
 
 export interface WatcherOptions {
@@ -53,15 +54,21 @@ export class Watcher<T extends { id: string }> {
 
   /**
    * Resolves with the item once `done(item)` holds; `onUpdate` sees every observed version.
-   * Rejects with NotFoundError when the item disappears, or with the abort reason.
+   * Rejects with NotFoundError when the item disappears (after `missingTolerance` ticks; pass 0
+   * when waiting for a deletion), or with the abort reason.
    */
-  waitFor(id: string, done: (item: T) => boolean, options: { onUpdate?: (item: T) => void; signal?: AbortSignal } = {}): Promise<T> {
+  waitFor(
+    id: string,
+    done: (item: T) => boolean,
+    options: { onUpdate?: (item: T) => void; signal?: AbortSignal; missingTolerance?: number } = {},
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter<T> = {
         id,
         done,
         onUpdate: options.onUpdate,
         misses: 0,
+        missingTolerance: options.missingTolerance ?? this.missingTolerance,
         resolve: (item) => {
           cleanup();
           resolve(item);
@@ -125,7 +132,7 @@ export class Watcher<T extends { id: string }> {
       const item = items.get(waiter.id);
       if (!item) {
         waiter.misses += 1;
-        if (waiter.misses > this.missingTolerance) {
+        if (waiter.misses > waiter.missingTolerance) {
           waiter.reject(new NotFoundError({ status: 404, title: "Not Found", detail: `${waiter.id} no longer exists`, request: { method: "GET", path: waiter.id } }));
         }
         continue;

@@ -1,0 +1,173 @@
+/**
+ * `compute.Pod`: a GPU or CPU pod managed by Pulumi.
+ *
+ * The provider object below is what Pulumi serializes into the state: it is kept to a thin
+ * forwarder that requires the installed package's runtime inside each method, so it captures
+ * no SDK, schema, configuration or secret, and a newer package version is picked up by the
+ * next run (its version string is captured, so `diff` sees the change and state is updated).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { PlacementCandidate } from "../sdk";
+
+const PROVIDER_BUILD = "pulumi-compute@0.1.0";
+
+type RuntimeModule = typeof import("./runtime");
+
+const podProvider: pulumi.dynamic.ResourceProvider = {
+  async configure(req) {
+    void PROVIDER_BUILD;
+    (require("pulumi-compute/provider-runtime") as RuntimeModule).configure(req.config);
+  },
+  async check(olds, news) {
+    return (require("pulumi-compute/provider-runtime") as RuntimeModule).pod.check(olds, news);
+  },
+  async diff(id, olds, news) {
+    return (require("pulumi-compute/provider-runtime") as RuntimeModule).pod.diff(id, olds, news);
+  },
+  async create(inputs) {
+    return (require("pulumi-compute/provider-runtime") as RuntimeModule).pod.create(inputs);
+  },
+  async read(id, props) {
+    return (require("pulumi-compute/provider-runtime") as RuntimeModule).pod.read(id, props ?? {});
+  },
+  async update(id, olds, news) {
+    return (require("pulumi-compute/provider-runtime") as RuntimeModule).pod.update(id, olds, news);
+  },
+  async delete(id, props) {
+    return (require("pulumi-compute/provider-runtime") as RuntimeModule).pod.remove(id, props);
+  },
+};
+
+export interface PodGpuArgs {
+  /** GPU type id (catalog `gpus[].id`). With `placement`, the candidates decide it. */
+  id: pulumi.Input<string>;
+  count?: pulumi.Input<number>;
+  /** Exact CUDA versions accepted (`major.minor`); not together with `minCudaVersion`. */
+  allowedCudaVersions?: pulumi.Input<pulumi.Input<string>[]>;
+  minCudaVersion?: pulumi.Input<string>;
+  minRamPerGpu?: pulumi.Input<number>;
+  minVcpuCountPerGpu?: pulumi.Input<number>;
+}
+
+export interface PodCpuArgs {
+  /** CPU flavor id (catalog `cpus[].id`). */
+  id: pulumi.Input<string>;
+  /** At least 2, a power of two, within the flavor's range. */
+  vcpuCount: pulumi.Input<number>;
+}
+
+export interface PodMountsArgs {
+  /** Host-local storage (deprecated by the service); GPU pods only. */
+  persistent?: pulumi.Input<{ size: pulumi.Input<number>; path: pulumi.Input<string> }>;
+  network?: pulumi.Input<pulumi.Input<{ volumeId: pulumi.Input<string>; path: pulumi.Input<string> }>[]>;
+  global?: pulumi.Input<pulumi.Input<{ volumeId: pulumi.Input<string>; path?: pulumi.Input<string> }>[]>;
+}
+
+export interface PodArgs {
+  /** Pod name; default: the resource name plus a random suffix, kept for the pod's life. */
+  name?: pulumi.Input<string>;
+  /** Container image; required unless `templateId` is set. */
+  image?: pulumi.Input<string>;
+  /** Template to start from (the caller's own or public). Applied once; no link is kept. */
+  templateId?: pulumi.Input<string>;
+  /** The command as one raw string (shell form, or the JSON exec form). */
+  args?: pulumi.Input<string>;
+  /** Exec-form CMD; compares equal to the same command written as `args`. */
+  cmd?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Exec-form ENTRYPOINT. */
+  entrypoint?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Container disk in GB (ephemeral). */
+  disk?: pulumi.Input<number>;
+  /** Environment variables. Values given as secrets stay secret in state. */
+  env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Exposed ports, each `port/protocol` (`8888/http`, `22/tcp`). */
+  ports?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Registry credential id for private images. */
+  registry?: pulumi.Input<string>;
+  /** Exactly one of `gpu` or `cpu`. */
+  gpu?: pulumi.Input<PodGpuArgs>;
+  cpu?: pulumi.Input<PodCpuArgs>;
+  cloud?: pulumi.Input<"SECURE" | "COMMUNITY">;
+  /** Preferred data centers, in order. */
+  dataCenterIds?: pulumi.Input<pulumi.Input<string>[]>;
+  globalNetworking?: pulumi.Input<boolean>;
+  mounts?: pulumi.Input<PodMountsArgs>;
+  /** Inject the account's SSH keys as `PUBLIC_KEY`. Fixed at create. */
+  startSsh?: pulumi.Input<boolean>;
+  /** Start Jupyter with a generated password (output `jupyterPassword`, secret). Fixed at create. */
+  startJupyter?: pulumi.Input<boolean>;
+  /** Prevent stop and restart. */
+  locked?: pulumi.Input<boolean>;
+  /** `RUNNING` (default) or `STOPPED`: the provider starts or stops the pod to match. */
+  desiredState?: pulumi.Input<"RUNNING" | "STOPPED">;
+  /**
+   * Ordered placement candidates: each a GPU type and/or a data center, tried in turn until one
+   * has capacity. Changing the list never moves a pod unless its current placement is no
+   * longer in it.
+   */
+  placement?: pulumi.Input<pulumi.Input<PlacementCandidate>[]>;
+  /** How long create/update may wait for the desired state. Default 900 s. */
+  readyTimeoutSeconds?: pulumi.Input<number>;
+  /** Bring an existing pod under the stack instead of creating one (see docs/provider.md). */
+  adoptPodId?: pulumi.Input<string>;
+}
+
+export class Pod extends pulumi.dynamic.Resource {
+  /** The service's pod id (also the resource id). */
+  declare readonly podId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly status: pulumi.Output<string>;
+  declare readonly dataCenterId: pulumi.Output<string | null>;
+  declare readonly gpuTypeId: pulumi.Output<string | null>;
+  declare readonly gpuCount: pulumi.Output<number | null>;
+  declare readonly cpuFlavorId: pulumi.Output<string | null>;
+  declare readonly vcpuCount: pulumi.Output<number | null>;
+  declare readonly memoryGb: pulumi.Output<number | null>;
+  declare readonly cudaVersion: pulumi.Output<string | null>;
+  declare readonly costPerHour: pulumi.Output<number>;
+  declare readonly sshProxyCommand: pulumi.Output<string | null>;
+  declare readonly sshDirectCommand: pulumi.Output<string | null>;
+  declare readonly publicPorts: pulumi.Output<Array<{ privatePort: number; publicPort: number | null; ip: string | null; type: string }>>;
+  declare readonly globalNetworkingIp: pulumi.Output<string | null>;
+  declare readonly internalDns: pulumi.Output<string | null>;
+  declare readonly imageApplied: pulumi.Output<string>;
+  declare readonly placementChosen: pulumi.Output<PlacementCandidate>;
+  declare readonly placementAttempts: pulumi.Output<Array<{ gpuTypeId?: string; dataCenterId?: string; outcome: string; status?: number }>>;
+  declare readonly jupyterPassword: pulumi.Output<string | null>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly startedAt: pulumi.Output<string | null>;
+
+  constructor(name: string, args: PodArgs, opts: pulumi.CustomResourceOptions = {}) {
+    const outputs = {
+      podId: undefined,
+      status: undefined,
+      dataCenterId: undefined,
+      gpuTypeId: undefined,
+      gpuCount: undefined,
+      cpuFlavorId: undefined,
+      vcpuCount: undefined,
+      memoryGb: undefined,
+      cudaVersion: undefined,
+      costPerHour: undefined,
+      sshProxyCommand: undefined,
+      sshDirectCommand: undefined,
+      publicPorts: undefined,
+      globalNetworkingIp: undefined,
+      internalDns: undefined,
+      imageApplied: undefined,
+      placementChosen: undefined,
+      placementAttempts: undefined,
+      jupyterPassword: undefined,
+      createdAt: undefined,
+      startedAt: undefined,
+    };
+    super(
+      podProvider,
+      name,
+      { ...outputs, ...args, namePrefix: name },
+      { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), "jupyterPassword"] },
+      "compute",
+      "Pod",
+    );
+  }
+}

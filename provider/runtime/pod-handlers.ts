@@ -1,0 +1,240 @@
+/**
+ * The Pod provider's methods, run in the dynamic-provider process. The serialized provider in
+ * provider/pod.ts only forwards to these (it requires this module by package name), so state
+ * holds a few hundred bytes of code and no SDK, schema or secret.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  ComputeError,
+  ConflictError,
+  NotFoundError,
+  createPodViolations,
+  createPodWithPlacement,
+  type Pod,
+  type PodStatus,
+} from "../../sdk";
+import { toCheckFailures, type CheckFailure } from "./check-failures";
+import { PartialFailure, plain } from "./partial";
+import {
+  DEFAULT_READY_TIMEOUT_SECONDS,
+  diffPod,
+  factsFromPod,
+  inputsOf,
+  refreshedInputs,
+  toCreateRequest,
+  updateRequest,
+  type PodDiff,
+  type PodFacts,
+  type PodInputs,
+  type PodOutputs,
+} from "./pod-model";
+import { forget, report, reportTransition } from "./progress";
+import { client } from "./settings";
+import { containsUnknown, isUnknown } from "./unknowns";
+
+type Props = Record<string, unknown>;
+const PROVIDER_KEY = "__provider";
+
+function strip(props: Props): Props {
+  const { [PROVIDER_KEY]: _provider, ...rest } = props;
+  void _provider;
+  return rest;
+}
+
+export async function check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+  const inputs = strip(news) as unknown as PodInputs & Props;
+  const previous = strip(olds) as Partial<PodInputs>;
+  // A generated name is kept for the life of the resource; a new one is made only once.
+  if (inputs.name === undefined) {
+    if (previous.nameGenerated && previous.name) inputs.name = previous.name;
+    else inputs.name = `${inputs.namePrefix ?? "pod"}-${randomBytes(4).toString("hex")}`;
+    inputs.nameGenerated = true;
+  }
+  const failures = toCheckFailures(createPodViolations(toCreateRequest(inputs)), inputs);
+  failures.push(...providerOnlyFailures(inputs));
+  return { inputs: { ...inputs, [PROVIDER_KEY]: news[PROVIDER_KEY] }, failures };
+}
+
+function providerOnlyFailures(inputs: PodInputs): CheckFailure[] {
+  const out: CheckFailure[] = [];
+  const state = inputs.desiredState;
+  if (state !== undefined && !isUnknown(state) && state !== "RUNNING" && state !== "STOPPED") {
+    out.push({ property: "desiredState", reason: 'must be "RUNNING" or "STOPPED"' });
+  }
+  const timeout = inputs.readyTimeoutSeconds;
+  if (timeout !== undefined && !isUnknown(timeout) && !(typeof timeout === "number" && timeout > 0)) {
+    out.push({ property: "readyTimeoutSeconds", reason: "must be a number > 0" });
+  }
+  if (Array.isArray(inputs.placement)) {
+    inputs.placement.forEach((candidate, i) => {
+      if (containsUnknown(candidate)) return;
+      if (!candidate || (candidate.gpuTypeId === undefined && candidate.dataCenterId === undefined)) {
+        out.push({ property: `placement[${i}]`, reason: "must name a gpuTypeId, a dataCenterId or both" });
+      } else if (candidate.gpuTypeId !== undefined && inputs.cpu !== undefined && !isUnknown(inputs.cpu)) {
+        out.push({ property: `placement[${i}].gpuTypeId`, reason: "is not allowed on a CPU pod" });
+      }
+    });
+  }
+  return out;
+}
+
+export async function diff(_id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+  const result = diffPod(olds as unknown as PodOutputs, strip(news) as unknown as PodInputs);
+  // A new provider build must reach the state even when nothing else changed.
+  const providerChanged = olds[PROVIDER_KEY] !== news[PROVIDER_KEY];
+  return { changes: result.replaces.length > 0 || result.updates.size > 0 || providerChanged, replaces: result.replaces, deleteBeforeReplace: false };
+}
+
+function outputsOf(inputs: PodInputs, pod: Pod, previous?: Partial<PodFacts>): Props {
+  const outputs: PodOutputs = { ...inputs, ...factsFromPod(pod, previous) };
+  return plain(outputs) as unknown as Props;
+}
+
+const ACTIVE: PodStatus[] = ["PROVISIONING", "STARTING", "RUNNING"];
+
+/** Waits for the desired state with one deadline; ERROR or TERMINATED fail fast. */
+async function awaitState(inputs: PodInputs, podId: string, target: "RUNNING" | "EXITED"): Promise<Pod> {
+  const timeoutMs = (inputs.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS) * 1000;
+  const signal = AbortSignal.timeout(timeoutMs);
+  let last: Pod | undefined;
+  try {
+    const pod = await client().podWatcher.waitFor(podId, (p) => p.status === target || p.status === "ERROR" || p.status === "TERMINATED", {
+      signal,
+      onUpdate: (p) => {
+        last = p;
+        reportTransition("pod", inputs.name, podId, p.status);
+      },
+    });
+    if (pod.status !== target) throw new WaitFailed(`pod ${inputs.name} (${podId}) went to ${pod.status} while waiting for ${target}`, pod);
+    return pod;
+  } catch (error) {
+    if (error instanceof WaitFailed) throw error;
+    if (signal.aborted) {
+      throw new WaitFailed(`pod ${inputs.name} (${podId}) was not ${target} within ${timeoutMs / 1000} s (last status ${last?.status ?? "unknown"}); raise readyTimeoutSeconds if it needs longer`, last);
+    }
+    throw error;
+  }
+}
+
+class WaitFailed extends Error {
+  constructor(
+    message: string,
+    readonly pod: Pod | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** Converges a pod that exists onto the desired running/stopped state. */
+async function converge(inputs: PodInputs, pod: Pod): Promise<Pod> {
+  const api = client().pods;
+  const wantRunning = (inputs.desiredState ?? "RUNNING") === "RUNNING";
+  if (wantRunning) {
+    if (pod.status === "RUNNING") return pod;
+    if (pod.status === "EXITED" || pod.status === "ERROR") await api.start(pod.id);
+    return awaitState(inputs, pod.id, "RUNNING");
+  }
+  if (pod.status === "EXITED") return pod;
+  if (ACTIVE.includes(pod.status)) await api.stop(pod.id);
+  return awaitState(inputs, pod.id, "EXITED");
+}
+
+function partial(inputs: PodInputs, providerText: unknown, pod: Pod, facts: Partial<PodFacts> | undefined, error: Error): PartialFailure {
+  const properties = { ...outputsOf(inputs, pod, facts), [PROVIDER_KEY]: providerText };
+  return new PartialFailure(error.message, pod.id, properties, [error.message]);
+}
+
+export async function create(props: Props): Promise<{ id: string; outs: Props }> {
+  const inputs = strip(props) as unknown as PodInputs;
+  const api = client();
+  let pod: Pod;
+  let facts: Partial<PodFacts> = {};
+  if (inputs.adoptPodId) {
+    pod = await api.pods.get(inputs.adoptPodId);
+    if (pod.status === "TERMINATED") throw new ComputeError(`adoptPodId ${inputs.adoptPodId}: the pod is terminated and cannot be adopted`);
+    report("pod", inputs.name, `adopted existing pod ${pod.id}`);
+  } else {
+    const result = await createPodWithPlacement(api, toCreateRequest(inputs), inputs.placement ?? []);
+    pod = result.pod;
+    facts = {
+      placementChosen: result.chosen,
+      placementAttempts: result.attempts.map((a) => ({ ...a.candidate, outcome: a.outcome, status: a.status })),
+    };
+    if (result.attempts.length > 1) report("pod", inputs.name, `placed on ${pod.gpu?.id ?? pod.cpu?.id} in ${pod.dataCenterId} after ${result.attempts.length} candidates`);
+  }
+  reportTransition("pod", inputs.name, pod.id, pod.status);
+  try {
+    if (inputs.locked) pod = await api.pods.update(pod.id, { locked: true });
+    pod = await converge(inputs, pod);
+  } catch (error) {
+    // The pod exists and bills: record it (never leak it); the next `up` resumes it.
+    const last = error instanceof WaitFailed && error.pod ? error.pod : pod;
+    throw partial(inputs, props[PROVIDER_KEY], last, facts, error as Error);
+  }
+  return { id: pod.id, outs: outputsOf(inputs, pod, facts) };
+}
+
+export async function read(id: string, props: Props): Promise<{ id: string; props?: Props; inputs?: Props }> {
+  const olds = props as unknown as PodOutputs;
+  let pod: Pod;
+  try {
+    pod = await client().pods.get(id);
+  } catch (error) {
+    if (error instanceof NotFoundError) return { id: "" };
+    throw error;
+  }
+  if (pod.status === "TERMINATED") return { id: "" };
+  const inputs = refreshedInputs(olds, pod);
+  return { id, props: outputsOf(inputs, pod, olds), inputs: plain({ ...inputs }) as unknown as Props };
+}
+
+export async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+  const previous = olds as unknown as PodOutputs;
+  const inputs = strip(news) as unknown as PodInputs;
+  const changes: PodDiff = diffPod(previous, inputs);
+  const onlyProviderOrSettings = [...changes.updates.values()].every((kind) => kind === "settings");
+  if (onlyProviderOrSettings && previous.status === "RUNNING" === ((inputs.desiredState ?? "RUNNING") === "RUNNING")) {
+    // A new provider build or a provider-only setting: nothing to ask the service.
+    return { outs: plain({ ...previous, ...inputs }) as unknown as Props };
+  }
+  const api = client();
+  let pod = await api.pods.get(id);
+  try {
+    const patch = updateRequest(previous, inputs, changes, pod);
+    if (Object.keys(patch).length > 0) {
+      if (pod.cluster) throw new ConflictError({ status: 409, title: "Conflict", detail: "cluster member pods are managed through their cluster", request: { method: "PATCH", path: `/v2/pods/${id}` } });
+      pod = await api.pods.update(id, patch);
+      report("pod", inputs.name, `updated ${Object.keys(patch).join(", ")}`);
+    }
+    if (changes.updates.has("globalNetworking") && pod.status === "RUNNING") {
+      // Global networking takes effect at the next start.
+      pod = (await api.pods.restart(id)) ?? pod;
+    }
+    pod = await converge(inputs, pod);
+  } catch (error) {
+    if (error instanceof WaitFailed) throw partial(inputs, news[PROVIDER_KEY], error.pod ?? pod, previous, error);
+    throw error;
+  }
+  return { outs: outputsOf(inputs, pod, previous) };
+}
+
+export async function remove(id: string, props: Props): Promise<void> {
+  const api = client().pods;
+  const name = (props.name as string | undefined) ?? id;
+  try {
+    await api.delete(id);
+  } catch (error) {
+    if (error instanceof NotFoundError) return; // already gone: deleting is idempotent
+    throw error;
+  }
+  // Wait until the service reports the pod gone, so `destroy` ends with nothing billing.
+  try {
+    await client().podWatcher.waitFor(id, () => false, { missingTolerance: 0, signal: AbortSignal.timeout(10 * 60_000) });
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+  reportTransition("pod", name, id, "deleted");
+  forget("pod", id);
+}
+
+export { inputsOf };

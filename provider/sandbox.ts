@@ -1,0 +1,96 @@
+/**
+ * `compute.Sandbox`: a short-lived container with an idle timeout and a maximum lifetime.
+ * The serialized provider is a thin forwarder (see pod.ts for why).
+ */
+import * as pulumi from "@pulumi/pulumi";
+
+const PROVIDER_BUILD = "pulumi-compute@0.1.0";
+
+type RuntimeModule = typeof import("./runtime");
+
+const sandboxProvider: pulumi.dynamic.ResourceProvider = {
+  async configure(req) {
+    void PROVIDER_BUILD;
+    (require("pulumi-compute/provider-runtime") as RuntimeModule).configure(req.config);
+  },
+  async check(olds, news) {
+    return (require("pulumi-compute/provider-runtime") as RuntimeModule).sandbox.check(olds, news);
+  },
+  async diff(id, olds, news) {
+    return (require("pulumi-compute/provider-runtime") as RuntimeModule).sandbox.diff(id, olds, news);
+  },
+  async create(inputs) {
+    return (require("pulumi-compute/provider-runtime") as RuntimeModule).sandbox.create(inputs);
+  },
+  async read(id, props) {
+    return (require("pulumi-compute/provider-runtime") as RuntimeModule).sandbox.read(id, props ?? {});
+  },
+  async update(id, olds, news) {
+    return (require("pulumi-compute/provider-runtime") as RuntimeModule).sandbox.update(id, olds, news);
+  },
+  async delete(id, props) {
+    return (require("pulumi-compute/provider-runtime") as RuntimeModule).sandbox.remove(id, props);
+  },
+};
+
+export interface SandboxArgs {
+  /** Sandbox name; default: the resource name plus a random suffix. */
+  name?: pulumi.Input<string>;
+  /** Container image; required unless `templateId` is set. */
+  image?: pulumi.Input<string>;
+  templateId?: pulumi.Input<string>;
+  compute: pulumi.Input<{ vcpuCount: pulumi.Input<number>; memoryInGb: pulumi.Input<number>; containerDiskInGb: pulumi.Input<number> }>;
+  dataCenterIds?: pulumi.Input<pulumi.Input<string>[]>;
+  ports?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Environment variables. Values given as secrets stay secret in state. */
+  env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  egressPolicy?: pulumi.Input<{ mode?: pulumi.Input<"ALLOW_ALL" | "DENY_ALL" | "ALLOW_LIST">; allow?: pulumi.Input<pulumi.Input<string>[]> }>;
+  /** Idle timeout in seconds; updated in place. The service clamps it (90 .. account maximum). */
+  idleTimeoutSeconds?: pulumi.Input<number>;
+  /** Total lifetime in seconds (300 .. account maximum). Grows in place; a decrease replaces. */
+  maxLifetimeSeconds?: pulumi.Input<number>;
+  labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** How long create may wait for RUNNING. Default 600 s. */
+  readyTimeoutSeconds?: pulumi.Input<number>;
+  /** Bring an existing sandbox under the stack instead of creating one. */
+  adoptSandboxId?: pulumi.Input<string>;
+}
+
+export class Sandbox extends pulumi.dynamic.Resource {
+  declare readonly sandboxId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly state: pulumi.Output<string>;
+  declare readonly dataCenterId: pulumi.Output<string>;
+  /** The idle timeout the service applied (after clamping). */
+  declare readonly appliedIdleTimeoutSeconds: pulumi.Output<number>;
+  declare readonly appliedMaxLifetimeSeconds: pulumi.Output<number>;
+  declare readonly costPerHour: pulumi.Output<number>;
+  declare readonly vcpuCount: pulumi.Output<number>;
+  declare readonly memoryInGb: pulumi.Output<number>;
+  declare readonly containerDiskInGb: pulumi.Output<number>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly startedAt: pulumi.Output<string | null>;
+  declare readonly lastActivityAt: pulumi.Output<string>;
+  declare readonly idleExpiresAt: pulumi.Output<string>;
+  declare readonly expiresAt: pulumi.Output<string>;
+
+  constructor(name: string, args: SandboxArgs, opts: pulumi.CustomResourceOptions = {}) {
+    const outputs = {
+      sandboxId: undefined,
+      state: undefined,
+      dataCenterId: undefined,
+      appliedIdleTimeoutSeconds: undefined,
+      appliedMaxLifetimeSeconds: undefined,
+      costPerHour: undefined,
+      vcpuCount: undefined,
+      memoryInGb: undefined,
+      containerDiskInGb: undefined,
+      createdAt: undefined,
+      startedAt: undefined,
+      lastActivityAt: undefined,
+      idleExpiresAt: undefined,
+      expiresAt: undefined,
+    };
+    super(sandboxProvider, name, { ...outputs, ...args, namePrefix: name }, opts, "compute", "Sandbox");
+  }
+}
