@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The README's test command (`npm test`): set-up from a fresh clone, then every suite (unit,
+# emulator HTTP, provider, CLI, and the end-to-end suites that drive the real Pulumi engine).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+engine_root=$(bash scripts/setup.sh | tail -n 1)
+export COMPUTE_PULUMI_ROOT="$engine_root"
+# jest's own exit code is the verdict; extra arguments select suites (npm test -- test/sdk).
+exec npx jest --ci "$@"
