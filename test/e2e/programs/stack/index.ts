@@ -1,0 +1,37 @@
+// A directory program for the end-to-end suites: the stack's config says which pods and
+// sandboxes to declare (so a suite can change one field and run `up` again), and each
+// resource's interesting outputs are exported.
+import * as pulumi from "@pulumi/pulumi";
+import { Pod, Sandbox, type PodArgs, type SandboxArgs } from "pulumi-compute";
+
+const config = new pulumi.Config("e2e");
+const pods = config.getObject<Record<string, PodArgs>>("pods") ?? {};
+const sandboxes = config.getObject<Record<string, SandboxArgs>>("sandboxes") ?? {};
+// Secret env values arrive as a secret config object and are merged into every pod's env.
+const secretEnv = config.getSecretObject<Record<string, string>>("secretEnv");
+
+export const podOutputs: Record<string, pulumi.Output<unknown>> = {};
+for (const [name, args] of Object.entries(pods)) {
+  const env = secretEnv ? pulumi.all([secretEnv, args.env ?? {}]).apply(([s, e]) => ({ ...e, ...s })) : args.env;
+  const pod = new Pod(name, { ...args, env });
+  podOutputs[name] = pulumi.all({
+    id: pod.id,
+    status: pod.status,
+    dataCenterId: pod.dataCenterId,
+    gpuTypeId: pod.gpuTypeId,
+    placementChosen: pod.placementChosen,
+    sshProxyCommand: pod.sshProxyCommand,
+    costPerHour: pod.costPerHour,
+  });
+}
+
+export const sandboxOutputs: Record<string, pulumi.Output<unknown>> = {};
+for (const [name, args] of Object.entries(sandboxes)) {
+  const sandbox = new Sandbox(name, args);
+  sandboxOutputs[name] = pulumi.all({
+    id: sandbox.id,
+    state: sandbox.state,
+    appliedIdleTimeoutSeconds: sandbox.appliedIdleTimeoutSeconds,
+    expiresAt: sandbox.expiresAt,
+  });
+}
