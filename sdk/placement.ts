@@ -150,7 +150,10 @@ export function rankCandidates(
   const ranked: Array<{ candidate: PlacementCandidate; rank: number; order: number }> = [];
   let order = 0;
   gpuIds.forEach((gpuTypeId) => {
-    if (!satisfiesCuda(byId.get(gpuTypeId), request.gpu ?? {})) return;
+    const gpu = byId.get(gpuTypeId);
+    if (!satisfiesCuda(gpu, request.gpu ?? {})) return;
+    // Global networking needs an NVIDIA GPU as well as a data center that has it.
+    if (request.globalNetworking && gpu && gpu.manufacturer !== "NVIDIA") return;
     for (const dc of dataCenters) {
       if (rule.dataCenterIds && !rule.dataCenterIds.includes(dc.id)) continue;
       if (request.globalNetworking && !dc.globalNetwork) continue;

@@ -3,7 +3,8 @@
  *
  * - 429: wait what `Retry-After` says (integer seconds), bounded by `maxRetryAfterMs` (a hint
  *   beyond the bound is cut to it: a provider must not sleep for an hour on one header).
- * - 5xx and connection failures: exponential backoff with full jitter, capped.
+ * - 5xx and connection failures: exponential backoff with "equal jitter" (a random delay between
+ *   half the base and the base, so retries of many clients spread out but never collapse to 0), capped.
  * - every other 4xx: never retried; the request itself is wrong.
  */
 import { ConnectionError, RateLimitError, ServerError } from "./errors";
@@ -38,7 +39,7 @@ export function retryDelay(error: unknown, counts: AttemptCounts, settings: Retr
   return undefined;
 }
 
-/** Full-jitter exponential backoff: uniform in [base/2, base], base doubling per attempt. */
+/** Equal-jitter exponential backoff: uniform in [base/2, base], base doubling per attempt. */
 export function backoff(attempt: number, settings: Pick<RetrySettings, "initialBackoffMs" | "maxBackoffMs">, random = Math.random): number {
   const base = Math.min(settings.maxBackoffMs, settings.initialBackoffMs * 2 ** attempt);
   return Math.round(base / 2 + (random() * base) / 2);

@@ -12,11 +12,8 @@ export class NetworkVolumes {
       body: request,
       schema: NetworkVolume,
       signal: options.signal,
-      recover: async (attemptStartedAt) => {
-        void attemptStartedAt; // volumes carry no creation time: match on name and data center
-        const volumes = await this.list(options);
-        return volumes.find((v) => v.name === request.name && v.dataCenter === request.dataCenter);
-      },
+      // Volumes carry no creation time, so a lost answer cannot be told apart from an older
+      // volume of the same name: a failed create is reported, never sent twice.
     });
   }
 

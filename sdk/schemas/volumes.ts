@@ -6,7 +6,7 @@ export const VolumeType = z.enum(["STANDARD", "HIGH_PERFORMANCE"]);
 export const CreateNetworkVolumeRequest = z.strictObject({
   name: z.string().min(1),
   dataCenter: z.string().min(1),
-  size: z.int().min(1).max(4000),
+  size: z.int().min(10).max(4096),
   type: VolumeType.optional(),
 });
 export type CreateNetworkVolumeRequest = z.infer<typeof CreateNetworkVolumeRequest>;
