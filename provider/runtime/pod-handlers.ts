@@ -164,8 +164,9 @@ export async function create(props: Props): Promise<{ id: string; outs: Props }>
   }
   reportTransition("pod", inputs.name, pod.id, pod.status);
   try {
-    if (inputs.locked) pod = await api.pods.update(pod.id, { locked: true });
     pod = await converge(inputs, pod);
+    // Locking last: a locked pod refuses stop, which converging to STOPPED may need.
+    if (inputs.locked) pod = await api.pods.update(pod.id, { locked: true });
   } catch (error) {
     // The pod exists and bills: record it (never leak it); the next `up` resumes it.
     const last = error instanceof WaitFailed && error.pod ? error.pod : pod;
@@ -201,6 +202,10 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   let pod = await api.pods.get(id);
   try {
     const patch = updateRequest(previous, inputs, changes, pod);
+    // A lock is applied after the state converges (a locked pod refuses stop and restart);
+    // an unlock goes first, with the other changes.
+    const lockAfter = patch.locked === true;
+    if (lockAfter) delete patch.locked;
     if (Object.keys(patch).length > 0) {
       if (pod.cluster) throw new ConflictError({ status: 409, title: "Conflict", detail: "cluster member pods are managed through their cluster", request: { method: "PATCH", path: `/v2/pods/${id}` } });
       pod = await api.pods.update(id, patch);
@@ -211,6 +216,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
       pod = (await api.pods.restart(id)) ?? pod;
     }
     pod = await converge(inputs, pod);
+    if (lockAfter) pod = await api.pods.update(id, { locked: true });
   } catch (error) {
     if (error instanceof WaitFailed) throw partial(inputs, news[PROVIDER_KEY], error.pod ?? pod, previous, error);
     throw error;

@@ -1,0 +1,48 @@
+/**
+ * Provider handler tests run the runtime the serialized provider forwards to, in-process,
+ * against a started emulator. (Serialization itself is proven in a plain Node process by
+ * serialization.test.ts, and end to end by test/e2e.)
+ */
+import { EmulatorControl, startEmulator } from "../../emulator";
+import * as runtime from "../../provider/runtime";
+
+export const GPU = {
+  h100: "NVIDIA H100 80GB HBM3",
+  a100: "NVIDIA A100-SXM4-80GB",
+  rtx4090: "NVIDIA GeForce RTX 4090",
+  a5000: "NVIDIA RTX A5000",
+} as const;
+
+export const PROVIDER_TEXT = "exports.handler = () => ({}) /* stands in for the serialized provider */";
+
+export interface ProviderEnv {
+  url: string;
+  apiKey: string;
+  control: EmulatorControl;
+  close(): Promise<void>;
+}
+
+export async function bootProvider(): Promise<ProviderEnv> {
+  const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true });
+  runtime.configure({ get: (key: string) => ({ "compute:baseUrl": emulator.url, "compute:apiKey": emulator.apiKey })[key] });
+  return {
+    url: emulator.url,
+    apiKey: emulator.apiKey,
+    control: new EmulatorControl(emulator.url, emulator.adminToken),
+    close: () => emulator.close(),
+  };
+}
+
+/** What the engine passes: the checked inputs plus the serialized provider. */
+export async function checked(kind: "pod" | "sandbox", args: Record<string, unknown>, olds: Record<string, unknown> = {}) {
+  const result = await runtime[kind].check(olds, { ...args, __provider: PROVIDER_TEXT });
+  if (result.failures.length > 0) throw new Error(`unexpected check failures: ${JSON.stringify(result.failures)}`);
+  return result.inputs;
+}
+
+/** Outputs as the engine records them (the host adds __provider). */
+export function recorded(outs: Record<string, unknown>) {
+  return { ...outs, __provider: PROVIDER_TEXT };
+}
+
+export { runtime };

@@ -1,0 +1,126 @@
+import { diffPod, type PodOutputs } from "../../provider/runtime/pod-model";
+import { UNKNOWN } from "../../provider/runtime/unknowns";
+import { PROVIDER_TEXT, runtime } from "./helpers";
+
+const base = { name: "trainer", image: "img:1", gpu: { id: "NVIDIA H100 80GB HBM3" } };
+
+describe("Pod check (pulumi preview, before any API call)", () => {
+  it("reports every failure at once, each naming its field", async () => {
+    const result = await runtime.pod.check(
+      {},
+      {
+        name: "x",
+        disk: 0,
+        ports: ["8888"],
+        gpu: { id: "g", count: 0 },
+        cpu: { id: "cpu3c", vcpuCount: 3 },
+        desiredState: "PAUSED",
+        readyTimeoutSeconds: -1,
+        placement: [{}],
+        __provider: PROVIDER_TEXT,
+      },
+    );
+    expect(result.failures).toEqual(
+      expect.arrayContaining([
+        { property: "disk", reason: "must be >= 1" },
+        { property: "ports[0]", reason: expect.stringMatching(/port\/protocol|<port>/) },
+        { property: "gpu.count", reason: "must be >= 1" },
+        { property: "cpu.vcpuCount", reason: "must be a power of two" },
+        { property: "desiredState", reason: 'must be "RUNNING" or "STOPPED"' },
+        { property: "readyTimeoutSeconds", reason: "must be a number > 0" },
+        { property: "placement[0]", reason: "must name a gpuTypeId, a dataCenterId or both" },
+      ]),
+    );
+  });
+
+  it("reports cross-field rules once the shapes are right", async () => {
+    const result = await runtime.pod.check({}, { name: "x", gpu: { id: "g" }, cpu: { id: "cpu3c", vcpuCount: 2 }, __provider: PROVIDER_TEXT });
+    expect(result.failures).toEqual([
+      { property: "gpu, cpu", reason: "exactly one of gpu or cpu must be set, not both" },
+      { property: "image", reason: "is required unless templateId is set" },
+    ]);
+  });
+
+  it("lets values unknown at preview through", async () => {
+    const result = await runtime.pod.check({}, { name: UNKNOWN, image: UNKNOWN, disk: UNKNOWN, gpu: { id: UNKNOWN, count: UNKNOWN }, mounts: UNKNOWN, __provider: PROVIDER_TEXT });
+    expect(result.failures).toEqual([]);
+  });
+
+  it("generates a name once and keeps it", async () => {
+    const first = await runtime.pod.check({}, { image: "i", gpu: { id: "g" }, namePrefix: "trainer", __provider: PROVIDER_TEXT });
+    expect(first.inputs.name).toMatch(/^trainer-[0-9a-f]{8}$/);
+    const again = await runtime.pod.check(first.inputs, { image: "i2", gpu: { id: "g" }, namePrefix: "trainer", __provider: PROVIDER_TEXT });
+    expect(again.inputs.name).toBe(first.inputs.name);
+    expect(again.inputs.__provider).toBe(PROVIDER_TEXT);
+  });
+});
+
+describe("Pod diff: the update/replace table", () => {
+  const olds = { ...base, placementChosen: { gpuTypeId: "NVIDIA H100 80GB HBM3", dataCenterId: "US-TX-3" } } as unknown as PodOutputs;
+  const kinds = (news: Record<string, unknown>) => {
+    const d = diffPod(olds, { ...base, ...news } as never);
+    return { replaces: d.replaces, updates: Object.fromEntries(d.updates) };
+  };
+
+  it.each([
+    [{ name: "renamed" }, { name: "rename" }],
+    [{ locked: true }, { locked: "rename" }],
+    [{ image: "img:2" }, { image: "container" }],
+    [{ cmd: ["python", "train.py"] }, { args: "container" }],
+    [{ disk: 50 }, { disk: "container" }],
+    [{ env: { A: "1" } }, { env: "container" }],
+    [{ ports: ["22/tcp"] }, { ports: "container" }],
+    [{ registry: "reg_1" }, { registry: "container" }],
+    [{ templateId: "tpl_pytorch" }, { templateId: "container" }],
+    [{ globalNetworking: true }, { globalNetworking: "restartForNetworking" }],
+    [{ desiredState: "STOPPED" }, { desiredState: "state" }],
+  ])("%j updates in place (%j)", (news, updates) => {
+    expect(kinds(news)).toEqual({ replaces: [], updates });
+  });
+
+  it.each([
+    [{ gpu: { id: "NVIDIA A100-SXM4-80GB" } }, ["gpu.id"]],
+    [{ gpu: { id: base.gpu.id, count: 2 } }, ["gpu.count"]],
+    [{ gpu: { id: base.gpu.id, minCudaVersion: "12.4" } }, ["gpu.minCudaVersion"]],
+    [{ gpu: { id: base.gpu.id, allowedCudaVersions: ["12.4"] } }, ["gpu.allowedCudaVersions"]],
+    [{ gpu: { id: base.gpu.id, minRamPerGpu: 64 } }, ["gpu.minRamPerGpu"]],
+    [{ gpu: undefined, cpu: { id: "cpu3c", vcpuCount: 2 } }, ["cpu"]],
+    [{ cloud: "COMMUNITY" }, ["cloud"]],
+    [{ dataCenterIds: ["EU-RO-1"] }, ["dataCenterIds"]],
+    [{ startSsh: true }, ["startSsh"]],
+    [{ startJupyter: true }, ["startJupyter"]],
+    [{ mounts: { persistent: { size: 20, path: "/w" } } }, ["mounts"]],
+    [{ placement: [{ gpuTypeId: "NVIDIA A100-SXM4-80GB" }] }, ["placement"]],
+  ])("%j replaces (%j)", (news, replaces) => {
+    expect(kinds(news).replaces).toEqual(replaces);
+  });
+
+  it("mount volume ids and persistent size replace; mount paths update", () => {
+    const withMount = { ...olds, mounts: { network: [{ volumeId: "vol_a", path: "/data" }] } } as unknown as PodOutputs;
+    expect(diffPod(withMount, { ...base, mounts: { network: [{ volumeId: "vol_b", path: "/data" }] } } as never).replaces).toEqual(["mounts.network.volumeId"]);
+    const pathOnly = diffPod(withMount, { ...base, mounts: { network: [{ volumeId: "vol_a", path: "/mnt" }] } } as never);
+    expect([pathOnly.replaces, Object.fromEntries(pathOnly.updates)]).toEqual([[], { mounts: "container" }]);
+    const persistent = { ...olds, mounts: { persistent: { size: 20, path: "/w" } } } as unknown as PodOutputs;
+    expect(diffPod(persistent, { ...base, mounts: { persistent: { size: 40, path: "/w" } } } as never).replaces).toEqual(["mounts.persistent.size"]);
+  });
+
+  it("placement changes that still allow the current placement change nothing on the pod", () => {
+    const d = diffPod(olds, { ...base, placement: [{ gpuTypeId: "NVIDIA A100-SXM4-80GB" }, { gpuTypeId: "NVIDIA H100 80GB HBM3", dataCenterId: "US-TX-3" }] } as never);
+    expect(d.replaces).toEqual([]);
+    // With candidates, gpu.id is decided by them: a different gpu.id alone does not replace.
+    expect(diffPod(olds, { ...base, gpu: { id: "other" }, placement: [{ dataCenterId: "US-TX-3" }] } as never).replaces).toEqual([]);
+  });
+
+  it("args and the equivalent cmd compare equal; nothing changed means no diff", () => {
+    const withArgs = { ...olds, args: "python train.py --epochs 3" } as unknown as PodOutputs;
+    expect(diffPod(withArgs, { ...base, cmd: ["python", "train.py", "--epochs", "3"] } as never).updates.size).toBe(0);
+    expect(diffPod(olds, { ...base } as never)).toEqual({ replaces: [], updates: new Map() });
+  });
+
+  it("reports a change when only the provider's own code changed, so it reaches the state", async () => {
+    const d = await runtime.pod.diff("pod-1", { ...olds, __provider: "old code" }, { ...base, __provider: "new code" });
+    expect(d).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const same = await runtime.pod.diff("pod-1", { ...olds, __provider: "code" }, { ...base, __provider: "code" });
+    expect(same.changes).toBe(false);
+  });
+});
