@@ -13,7 +13,7 @@ const PROVIDER_BUILD = "pulumi-compute@0.1.0";
 
 type RuntimeModule = typeof import("./runtime");
 
-const podProvider: pulumi.dynamic.ResourceProvider = {
+export const podProvider: pulumi.dynamic.ResourceProvider = {
   async configure(req) {
     void PROVIDER_BUILD;
     (require("pulumi-compute/provider-runtime") as RuntimeModule).configure(req.config);
