@@ -24,6 +24,11 @@ export interface E2EStack {
   stack: Stack;
   emulator: Awaited<ReturnType<typeof startEmulator>>;
   control: EmulatorControl;
+  /**
+   * Every file the file backend wrote (state, history, backups), as text: what someone with
+   * the state bucket would see. Secrets must appear only as ciphertext.
+   */
+  stateFilesText(): string;
   /** Sets e2e:pods / e2e:sandboxes (the program declares exactly these). */
   declare(spec: { pods?: Record<string, unknown>; sandboxes?: Record<string, unknown> }): Promise<void>;
   dispose(): Promise<void>;
@@ -58,6 +63,15 @@ export async function createE2EStack(name: string, options: { program?: string; 
     stack,
     emulator,
     control,
+    stateFilesText() {
+      const fs = require("node:fs") as typeof import("node:fs");
+      const walk = (dir: string): string[] =>
+        fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+          const full = path.join(dir, entry.name);
+          return entry.isDirectory() ? walk(full) : [fs.readFileSync(full, "utf8")];
+        });
+      return walk(path.join(scratch, "state")).join("\n");
+    },
     async declare(spec) {
       await stack.setConfig("e2e:pods", { value: JSON.stringify(spec.pods ?? {}) });
       await stack.setConfig("e2e:sandboxes", { value: JSON.stringify(spec.sandboxes ?? {}) });

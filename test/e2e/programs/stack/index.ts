@@ -14,7 +14,7 @@ export const podOutputs: Record<string, pulumi.Output<unknown>> = {};
 for (const [name, args] of Object.entries(pods)) {
   const env = secretEnv ? pulumi.all([secretEnv, args.env ?? {}]).apply(([s, e]) => ({ ...e, ...s })) : args.env;
   const pod = new Pod(name, { ...args, env });
-  podOutputs[name] = pulumi.all({
+  podOutputs[name] = pulumi.output({
     id: pod.id,
     status: pod.status,
     dataCenterId: pod.dataCenterId,
@@ -28,7 +28,7 @@ for (const [name, args] of Object.entries(pods)) {
 export const sandboxOutputs: Record<string, pulumi.Output<unknown>> = {};
 for (const [name, args] of Object.entries(sandboxes)) {
   const sandbox = new Sandbox(name, args);
-  sandboxOutputs[name] = pulumi.all({
+  sandboxOutputs[name] = pulumi.output({
     id: sandbox.id,
     state: sandbox.state,
     appliedIdleTimeoutSeconds: sandbox.appliedIdleTimeoutSeconds,
