@@ -140,6 +140,7 @@ export class Pod extends pulumi.dynamic.Resource {
   constructor(name: string, args: PodArgs, opts: pulumi.CustomResourceOptions = {}) {
     const outputs = {
       podId: undefined,
+      name: undefined,
       status: undefined,
       dataCenterId: undefined,
       gpuTypeId: undefined,

@@ -77,6 +77,7 @@ export class Sandbox extends pulumi.dynamic.Resource {
   constructor(name: string, args: SandboxArgs, opts: pulumi.CustomResourceOptions = {}) {
     const outputs = {
       sandboxId: undefined,
+      name: undefined,
       state: undefined,
       dataCenterId: undefined,
       appliedIdleTimeoutSeconds: undefined,
