@@ -212,8 +212,10 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
       report("pod", inputs.name, `updated ${Object.keys(patch).join(", ")}`);
     }
     if (changes.updates.has("globalNetworking") && pod.status === "RUNNING") {
-      // Global networking takes effect at the next start.
-      pod = (await api.pods.restart(id)) ?? pod;
+      // Global networking takes effect at the next start. A locked pod refuses restarts, and
+      // the lock is what the user asked for: it then takes effect when the pod next starts.
+      if (pod.locked) report("pod", inputs.name, "globalNetworking changes when the pod next starts (it is locked, so it is not restarted now)");
+      else pod = (await api.pods.restart(id)) ?? pod;
     }
     pod = await converge(inputs, pod);
     if (lockAfter) pod = await api.pods.update(id, { locked: true });

@@ -24,6 +24,12 @@ export interface E2EStack {
   stack: Stack;
   emulator: Awaited<ReturnType<typeof startEmulator>>;
   control: EmulatorControl;
+  /** Stops the emulator and starts it again on the same port from its data directory. */
+  restartEmulator(downMs?: number): Promise<void>;
+  /** Pod and sandbox ids the stack's state knows. */
+  stateIds(): Promise<{ pods: string[]; sandboxes: string[] }>;
+  /** Pod and sandbox ids that exist (and bill) in the emulator. */
+  liveIds(): Promise<{ pods: string[]; sandboxes: string[] }>;
   /**
    * Every file the file backend wrote (state, history, backups), as text: what someone with
    * the state bucket would see. Secrets must appear only as ciphertext.
@@ -35,9 +41,10 @@ export interface E2EStack {
 }
 
 export async function createE2EStack(name: string, options: { program?: string; emulatorOptions?: Record<string, unknown> } = {}): Promise<E2EStack> {
-  const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true, ...(options.emulatorOptions ?? {}) });
-  const control = new EmulatorControl(emulator.url, emulator.adminToken);
   const scratch = mkdtempSync(path.join(tmpdir(), `compute-e2e-${name}-`));
+  const emulatorOptions = { port: 0, profile: "fast" as const, quiet: true, dataDir: path.join(scratch, "emulator"), ...(options.emulatorOptions ?? {}) };
+  let emulator = await startEmulator(emulatorOptions);
+  const control = new EmulatorControl(emulator.url, emulator.adminToken);
   const pulumiCommand = await PulumiCommand.get({ root: engineRoot() });
   const launcherDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
   const envVars: Record<string, string> = {
@@ -59,10 +66,32 @@ export async function createE2EStack(name: string, options: { program?: string; 
   );
   await stack.setConfig("compute:baseUrl", { value: emulator.url });
   await stack.setConfig("compute:apiKey", { value: emulator.apiKey, secret: true });
+  const api = async (apiPath: string) => {
+    const response = await fetch(`${emulator.url}${apiPath}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
+    return response.json() as Promise<Record<string, Array<{ id: string; cluster?: unknown }>>>;
+  };
   return {
     stack,
-    emulator,
+    get emulator() {
+      return emulator;
+    },
     control,
+    async restartEmulator(downMs = 0) {
+      const port = Number(new URL(emulator.url).port);
+      await emulator.close();
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+      emulator = await startEmulator({ ...emulatorOptions, port });
+    },
+    async stateIds() {
+      const deployment = (await stack.exportStack()).deployment as { resources?: Array<{ type: string; id?: string }> };
+      const ids = (type: string) => (deployment.resources ?? []).filter((r) => r.type === type && r.id).map((r) => r.id!).sort();
+      return { pods: ids("pulumi-nodejs:dynamic/compute:Pod"), sandboxes: ids("pulumi-nodejs:dynamic/compute:Sandbox") };
+    },
+    async liveIds() {
+      const pods = (await api("/v2/pods")).pods.filter((p) => !p.cluster).map((p) => p.id).sort();
+      const sandboxes = (await api("/v2/sandboxes")).sandboxes.map((s) => s.id).sort();
+      return { pods, sandboxes };
+    },
     stateFilesText() {
       const fs = require("node:fs") as typeof import("node:fs");
       const walk = (dir: string): string[] =>
