@@ -40,6 +40,7 @@ export interface E2EStack {
   dispose(): Promise<void>;
 }
 
+/** `program`: a folder under test/e2e/programs, or an absolute path (the examples). */
 export async function createE2EStack(name: string, options: { program?: string; emulatorOptions?: Record<string, unknown> } = {}): Promise<E2EStack> {
   const scratch = mkdtempSync(path.join(tmpdir(), `compute-e2e-${name}-`));
   const emulatorOptions = { port: 0, profile: "fast" as const, quiet: true, dataDir: path.join(scratch, "emulator"), ...(options.emulatorOptions ?? {}) };
@@ -61,7 +62,7 @@ export async function createE2EStack(name: string, options: { program?: string; 
   };
   require("node:fs").mkdirSync(path.join(scratch, "state"), { recursive: true });
   const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: name, workDir: path.join(__dirname, "programs", options.program ?? "stack") },
+    { stackName: name, workDir: path.isAbsolute(options.program ?? "") ? options.program! : path.join(__dirname, "programs", options.program ?? "stack") },
     { pulumiHome: path.join(scratch, "home"), envVars, pulumiCommand },
   );
   await stack.setConfig("compute:baseUrl", { value: emulator.url });
