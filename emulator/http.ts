@@ -23,7 +23,8 @@ export interface StreamReply {
   kind: "stream";
   status: 200;
   headers?: Headers;
-  start(req: IncomingMessage, res: ServerResponse): void;
+  /** `headers` are the chain's (rate-limit) headers to send with the stream's head. */
+  start(req: IncomingMessage, res: ServerResponse, headers: Headers): void;
 }
 
 export type Reply = JsonReply | StreamReply;

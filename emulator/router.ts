@@ -1,0 +1,105 @@
+/**
+ * Routes: one declaration per operation, carrying everything the chain needs to check a request
+ * before its handler runs (scope family, body schema for 422, extra 422 rules, 400 rules).
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import type { z } from "zod";
+import type { Principal } from "./auth";
+import type { Reply } from "./http";
+import type { AccountRecord } from "./resources/accounts";
+
+/** Resource families a key's scopes grant (`pods`, `pods:read`, ... or `*`). */
+export const FAMILIES = [
+  "pods",
+  "sandboxes",
+  "catalog",
+  "templates",
+  "network-volumes",
+  "serverless",
+  "hub",
+  "account",
+  "clusters",
+] as const;
+export type Family = (typeof FAMILIES)[number];
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** What a handler sees: an authenticated, scoped, rate-limited, validated request. */
+export interface Operation<B = unknown> {
+  principal: Principal;
+  account: AccountRecord;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: B;
+  /** Emulator-clock time when the operation started. */
+  now: number;
+}
+
+export interface Route<B = unknown> {
+  method: Method;
+  /** `/v2/pods/:id`; a `:name` segment matches one path segment. */
+  path: string;
+  family: Family;
+  /** Request schema; violations are 422 (or `invalidStatus`) with every violation listed. */
+  body?: z.ZodType<B>;
+  invalidStatus?: 400 | 422;
+  /** More 422 rules that need account or catalog data; gets the raw body so they run even when the schema fails. */
+  violations?(raw: unknown, op: Operation<unknown>): string[];
+  /** Cross-field rules (400), on a body that passed validation. */
+  crossField?(body: B, op: Operation<B>): string[];
+  handle(op: Operation<B>): Reply | Promise<Reply>;
+}
+
+/** Erases the body type so routes of different bodies share one table. */
+export function route<B>(definition: Route<B>): Route<unknown> {
+  return definition as unknown as Route<unknown>;
+}
+
+interface Compiled {
+  route: Route<unknown>;
+  pattern: RegExp;
+  names: string[];
+}
+
+export type Match =
+  | { kind: "found"; route: Route<unknown>; params: Record<string, string> }
+  | { kind: "method-not-allowed"; allowed: Method[] }
+  | { kind: "not-found" };
+
+export class Router {
+  private readonly compiled: Compiled[] = [];
+
+  constructor(routes: Array<Route<unknown>>) {
+    for (const r of routes) {
+      const names: string[] = [];
+      const source = r.path
+        .split("/")
+        .map((segment) => {
+          if (!segment.startsWith(":")) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+          names.push(segment.slice(1));
+          return "([^/]+)";
+        })
+        .join("/");
+      this.compiled.push({ route: r, pattern: new RegExp(`^${source}/?$`), names });
+    }
+  }
+
+  match(method: string, path: string): Match {
+    const allowed: Method[] = [];
+    for (const c of this.compiled) {
+      const m = c.pattern.exec(path);
+      if (!m) continue;
+      if (c.route.method !== method) {
+        allowed.push(c.route.method);
+        continue;
+      }
+      const params: Record<string, string> = {};
+      c.names.forEach((name, i) => {
+        params[name] = decodeURIComponent(m[i + 1]);
+      });
+      return { kind: "found", route: c.route, params };
+    }
+    return allowed.length > 0 ? { kind: "method-not-allowed", allowed } : { kind: "not-found" };
+  }
+}

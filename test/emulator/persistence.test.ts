@@ -1,0 +1,129 @@
+/** State survives a restart with a data directory, including a SIGKILL of the `compute-emulator` process. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { boot, gpuPod, sandboxBody, type Harness } from "./harness";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "compute-emulator-"));
+  dirs.push(dir);
+  return dir;
+};
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+test("every kind of state comes back after a clean restart, with the clock where it was", async () => {
+  const dataDir = tempDir();
+  let h: Harness = await boot({ dataDir, freezeClock: "2030-07-01T00:00:00Z" });
+  let pod, sandbox, volume, template, endpoint, before, capacityBefore;
+  try {
+    pod = (await h.post("/v2/pods", gpuPod({ startJupyter: true, dataCenterIds: ["EU-RO-1"] }))).body;
+    sandbox = (await h.post("/v2/sandboxes", sandboxBody({ labels: { keep: "yes" } }))).body;
+    await h.control.advance(250);
+    volume = (await h.post("/v2/network-volumes", { name: "kept", dataCenter: "US-TX-3", size: 25 })).body;
+    template = (await h.post("/v2/templates", { name: "kept", image: "me/kept:1" })).body;
+    endpoint = (await h.post("/v2/serverless", { name: "kept", type: "QUEUE", scaling: { type: "QUEUE_DELAY", queueDelay: 1 }, image: "i", gpu: { pools: ["ADA_24"] } })).body;
+    await h.call("PUT", "/v2/account/ssh-keys", { body: { keys: ["ssh-ed25519 AAAAkept kept@host"] } });
+    await h.control.updateAccount("acct_dev", { balance: 12.5 });
+    before = (await h.get(`/v2/pods/${pod.id}`)).body;
+    expect(before.status).toBe("RUNNING");
+    capacityBefore = await h.control.capacity();
+  } finally {
+    await h.close();
+  }
+
+  h = await boot({ dataDir });
+  try {
+    expect(await h.control.clock()).toEqual({ now: "2030-07-01T00:00:00.250Z", frozen: true });
+    expect((await h.get(`/v2/pods/${pod.id}`)).body).toEqual(before);
+    expect((await h.get(`/v2/sandboxes/${sandbox.id}`)).body).toMatchObject({ state: "RUNNING", labels: { keep: "yes" } });
+    expect((await h.get(`/v2/network-volumes/${volume.id}`)).body).toEqual(volume);
+    expect((await h.get(`/v2/templates/${template.id}`)).body).toEqual(template);
+    expect((await h.get(`/v2/serverless/${endpoint.id}`)).body).toEqual(endpoint);
+    expect((await h.get("/v2/account/ssh-keys")).body.keys).toEqual(["ssh-ed25519 AAAAkept kept@host"]);
+    expect((await h.control.account("acct_dev")).balance).toBe(12.5);
+    expect(await h.control.capacity()).toEqual(capacityBefore);
+    // Lifecycle continues from the restored clock.
+    await h.post(`/v2/pods/${pod.id}/action`, { action: "stop" });
+    expect((await h.get(`/v2/pods/${pod.id}`)).body.status).toBe("EXITED");
+  } finally {
+    await h.close();
+  }
+
+  expect(readdirSync(dataDir)).toEqual(["state.json"]); // no temp file left behind
+  expect(() => JSON.parse(readFileSync(join(dataDir, "state.json"), "utf8"))).not.toThrow();
+});
+
+test("reset through the control plane is durable too", async () => {
+  const dataDir = tempDir();
+  let h = await boot({ dataDir });
+  let podId: string;
+  try {
+    podId = (await h.post("/v2/pods", gpuPod())).body.id;
+    await h.control.reset();
+  } finally {
+    await h.close();
+  }
+  h = await boot({ dataDir });
+  try {
+    expect((await h.get(`/v2/pods/${podId}`)).status).toBe(404);
+  } finally {
+    await h.close();
+  }
+});
+
+/** Runs the real `compute-emulator` entry point (from source) and resolves with its URL. */
+function runBinary(dataDir: string): Promise<{ child: ChildProcess; url: string; apiKey: string }> {
+  const root = resolve(__dirname, "../..");
+  const child = spawn(
+    process.execPath,
+    ["-r", "ts-node/register/transpile-only", "emulator/bin.ts", "--port", "0", "--profile", "fast", "--data-dir", dataDir],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, TS_NODE_PROJECT: join(root, "tsconfig.json") } },
+  );
+  children.push(child);
+  return new Promise((resolvePromise, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`compute-emulator did not start: ${out}`)), 20000);
+    child.stdout!.on("data", (chunk) => {
+      out += chunk;
+      const url = /listening on (\S+)/.exec(out)?.[1];
+      const apiKey = /API key: (\S+)/.exec(out)?.[1];
+      if (url && apiKey) {
+        clearTimeout(timer);
+        resolvePromise({ child, url, apiKey });
+      }
+    });
+    child.stderr!.on("data", (chunk) => (out += chunk));
+    child.on("exit", (code) => reject(new Error(`compute-emulator exited with ${code}: ${out}`)));
+  });
+}
+
+test("compute-emulator loses no accepted request when killed with SIGKILL", async () => {
+  const dataDir = tempDir();
+  const first = await runBinary(dataDir);
+  const headers = { Authorization: `Bearer ${first.apiKey}`, "Content-Type": "application/json" };
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const response = await fetch(`${first.url}/v2/pods`, { method: "POST", headers, body: JSON.stringify(gpuPod({ name: `p${i}` })) });
+    expect(response.status).toBe(201);
+    ids.push(((await response.json()) as { id: string }).id);
+  }
+  const exited = new Promise((r) => first.child.once("exit", r));
+  first.child.kill("SIGKILL");
+  await exited;
+
+  const second = await runBinary(dataDir);
+  try {
+    const listed = (await (await fetch(`${second.url}/v2/pods`, { headers })).json()) as { pods: Array<{ id: string; name: string }> };
+    expect(listed.pods.map((p) => p.id).sort()).toEqual([...ids].sort());
+  } finally {
+    const stopped = new Promise((r) => second.child.once("exit", r));
+    second.child.kill("SIGTERM");
+    expect(await stopped).toBe(0);
+  }
+}, 60000);
