@@ -1,42 +1,10 @@
-/**
- * `compute.Pod`: a GPU or CPU pod managed by Pulumi.
- *
- * The provider object below is what Pulumi serializes into the state: it is kept to a thin
- * forwarder that requires the installed package's runtime inside each method, so it captures
- * no SDK, schema, configuration or secret, and a newer package version is picked up by the
- * next run (its version string is captured, so `diff` sees the change and state is updated).
- */
+/** `compute.Pod`: a GPU or CPU pod managed by Pulumi (see docs/provider.md). */
 import * as pulumi from "@pulumi/pulumi";
 import type { PlacementCandidate } from "../sdk";
+import { forwardingProvider } from "./forwarder";
 
-const PROVIDER_BUILD = "pulumi-compute@0.1.0";
-
-type RuntimeModule = typeof import("./runtime");
-
-export const podProvider: pulumi.dynamic.ResourceProvider = {
-  async configure(req) {
-    void PROVIDER_BUILD;
-    (require("pulumi-compute/provider-runtime") as RuntimeModule).configure(req.config);
-  },
-  async check(olds, news) {
-    return (require("pulumi-compute/provider-runtime") as RuntimeModule).pod.check(olds, news);
-  },
-  async diff(id, olds, news) {
-    return (require("pulumi-compute/provider-runtime") as RuntimeModule).pod.diff(id, olds, news);
-  },
-  async create(inputs) {
-    return (require("pulumi-compute/provider-runtime") as RuntimeModule).pod.create(inputs);
-  },
-  async read(id, props) {
-    return (require("pulumi-compute/provider-runtime") as RuntimeModule).pod.read(id, props ?? {});
-  },
-  async update(id, olds, news) {
-    return (require("pulumi-compute/provider-runtime") as RuntimeModule).pod.update(id, olds, news);
-  },
-  async delete(id, props) {
-    return (require("pulumi-compute/provider-runtime") as RuntimeModule).pod.remove(id, props);
-  },
-};
+/** One provider object per type at module level: Pulumi caches its serialization per object. */
+export const podProvider = forwardingProvider("pod");
 
 export interface PodGpuArgs {
   /** GPU type id (catalog `gpus[].id`). With `placement`, the candidates decide it. */

@@ -1,37 +1,12 @@
 /**
- * `compute.Sandbox`: a short-lived container with an idle timeout and a maximum lifetime.
- * The serialized provider is a thin forwarder (see pod.ts for why).
+ * `compute.Sandbox`: a short-lived container with an idle timeout and a maximum lifetime
+ * (see docs/provider.md).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { forwardingProvider } from "./forwarder";
 
-const PROVIDER_BUILD = "pulumi-compute@0.1.0";
-
-type RuntimeModule = typeof import("./runtime");
-
-export const sandboxProvider: pulumi.dynamic.ResourceProvider = {
-  async configure(req) {
-    void PROVIDER_BUILD;
-    (require("pulumi-compute/provider-runtime") as RuntimeModule).configure(req.config);
-  },
-  async check(olds, news) {
-    return (require("pulumi-compute/provider-runtime") as RuntimeModule).sandbox.check(olds, news);
-  },
-  async diff(id, olds, news) {
-    return (require("pulumi-compute/provider-runtime") as RuntimeModule).sandbox.diff(id, olds, news);
-  },
-  async create(inputs) {
-    return (require("pulumi-compute/provider-runtime") as RuntimeModule).sandbox.create(inputs);
-  },
-  async read(id, props) {
-    return (require("pulumi-compute/provider-runtime") as RuntimeModule).sandbox.read(id, props ?? {});
-  },
-  async update(id, olds, news) {
-    return (require("pulumi-compute/provider-runtime") as RuntimeModule).sandbox.update(id, olds, news);
-  },
-  async delete(id, props) {
-    return (require("pulumi-compute/provider-runtime") as RuntimeModule).sandbox.remove(id, props);
-  },
-};
+/** One provider object per type at module level: Pulumi caches its serialization per object. */
+export const sandboxProvider = forwardingProvider("sandbox");
 
 export interface SandboxArgs {
   /** Sandbox name; default: the resource name plus a random suffix. */

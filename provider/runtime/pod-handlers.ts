@@ -3,7 +3,6 @@
  * provider/pod.ts only forwards to these (it requires this module by package name), so state
  * holds a few hundred bytes of code and no SDK, schema or secret.
  */
-import { randomBytes } from "node:crypto";
 import {
   ComputeError,
   ConflictError,
@@ -29,27 +28,15 @@ import {
   type PodOutputs,
 } from "./pod-model";
 import { forget, report, reportTransition } from "./progress";
+import { PROVIDER_KEY, resolveName, withoutProvider, type Props } from "./props";
 import { client } from "./settings";
 import { containsUnknown, isUnknown } from "./unknowns";
 
-type Props = Record<string, unknown>;
-const PROVIDER_KEY = "__provider";
-
-function strip(props: Props): Props {
-  const { [PROVIDER_KEY]: _provider, ...rest } = props;
-  void _provider;
-  return rest;
-}
 
 export async function check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
-  const inputs = strip(news) as unknown as PodInputs & Props;
-  const previous = strip(olds) as Partial<PodInputs>;
-  // A generated name is kept for the life of the resource; a new one is made only once.
-  if (inputs.name === undefined) {
-    if (previous.nameGenerated && previous.name) inputs.name = previous.name;
-    else inputs.name = `${inputs.namePrefix ?? "pod"}-${randomBytes(4).toString("hex")}`;
-    inputs.nameGenerated = true;
-  }
+  const inputs = withoutProvider(news) as unknown as PodInputs & Props;
+  const previous = withoutProvider(olds) as Partial<PodInputs>;
+  resolveName(inputs, previous, "pod");
   const failures = toCheckFailures(createPodViolations(toCreateRequest(inputs)), inputs);
   failures.push(...providerOnlyFailures(inputs));
   return { inputs: { ...inputs, [PROVIDER_KEY]: news[PROVIDER_KEY] }, failures };
@@ -79,7 +66,7 @@ function providerOnlyFailures(inputs: PodInputs): CheckFailure[] {
 }
 
 export async function diff(_id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
-  const result = diffPod(olds as unknown as PodOutputs, strip(news) as unknown as PodInputs);
+  const result = diffPod(olds as unknown as PodOutputs, withoutProvider(news) as unknown as PodInputs);
   // A new provider build must reach the state even when nothing else changed.
   const providerChanged = olds[PROVIDER_KEY] !== news[PROVIDER_KEY];
   return { changes: result.replaces.length > 0 || result.updates.size > 0 || providerChanged, replaces: result.replaces, deleteBeforeReplace: false };
@@ -145,7 +132,7 @@ function partial(inputs: PodInputs, providerText: unknown, pod: Pod, facts: Part
 }
 
 export async function create(props: Props): Promise<{ id: string; outs: Props }> {
-  const inputs = strip(props) as unknown as PodInputs;
+  const inputs = withoutProvider(props) as unknown as PodInputs;
   const api = client();
   let pod: Pod;
   let facts: Partial<PodFacts> = {};
@@ -191,7 +178,7 @@ export async function read(id: string, props: Props): Promise<{ id: string; prop
 
 export async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
   const previous = olds as unknown as PodOutputs;
-  const inputs = strip(news) as unknown as PodInputs;
+  const inputs = withoutProvider(news) as unknown as PodInputs;
   const changes: PodDiff = diffPod(previous, inputs);
   const onlyProviderOrSettings = [...changes.updates.values()].every((kind) => kind === "settings");
   if (onlyProviderOrSettings && previous.status === "RUNNING" === ((inputs.desiredState ?? "RUNNING") === "RUNNING")) {

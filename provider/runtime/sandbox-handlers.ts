@@ -4,16 +4,13 @@
  * (PATCH), the lifetime only grows in place (extend); everything else replaces. A sandbox that
  * expired or failed leaves the state on refresh, so `pulumi up --refresh` recreates it.
  */
-import { randomBytes } from "node:crypto";
 import { ComputeError, NotFoundError, createSandboxRequestViolations, type CreateSandboxRequest, type Sandbox } from "../../sdk";
 import { toCheckFailures, type CheckFailure } from "./check-failures";
 import { plain } from "./partial";
 import { forget, report, reportTransition } from "./progress";
+import { PROVIDER_KEY, resolveName, withoutProvider, type Props } from "./props";
 import { client } from "./settings";
 import { isUnknown } from "./unknowns";
-
-type Props = Record<string, unknown>;
-const PROVIDER_KEY = "__provider";
 
 export interface SandboxInputs {
   name: string;
@@ -48,12 +45,6 @@ const CREATE_FIELDS = [
 ] as const;
 const PROVIDER_FIELDS = ["readyTimeoutSeconds", "adoptSandboxId", "namePrefix", "nameGenerated"] as const;
 
-function strip(props: Props): Props {
-  const { [PROVIDER_KEY]: _provider, ...rest } = props;
-  void _provider;
-  return rest;
-}
-
 export function toCreateRequest(inputs: SandboxInputs): CreateSandboxRequest {
   const request: Record<string, unknown> = {};
   for (const field of CREATE_FIELDS) if (inputs[field] !== undefined) request[field] = inputs[field];
@@ -87,13 +78,9 @@ function outputsOf(inputs: SandboxInputs, sandbox: Sandbox): Props {
 }
 
 export async function check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
-  const inputs = strip(news) as unknown as SandboxInputs & Props;
-  const previous = strip(olds) as Partial<SandboxInputs>;
-  if (inputs.name === undefined) {
-    if (previous.nameGenerated && previous.name) inputs.name = previous.name;
-    else inputs.name = `${inputs.namePrefix ?? "sandbox"}-${randomBytes(4).toString("hex")}`;
-    inputs.nameGenerated = true;
-  }
+  const inputs = withoutProvider(news) as unknown as SandboxInputs & Props;
+  const previous = withoutProvider(olds) as Partial<SandboxInputs>;
+  resolveName(inputs, previous, "sandbox");
   const failures = toCheckFailures(createSandboxRequestViolations(toCreateRequest(inputs)), inputs);
   const timeout = inputs.readyTimeoutSeconds;
   if (timeout !== undefined && !isUnknown(timeout) && !(typeof timeout === "number" && timeout > 0)) {
@@ -124,7 +111,7 @@ export function diffSandbox(olds: Props, news: SandboxInputs): { replaces: strin
 }
 
 export async function diff(_id: string, olds: Props, news: Props) {
-  const result = diffSandbox(olds, strip(news) as unknown as SandboxInputs);
+  const result = diffSandbox(olds, withoutProvider(news) as unknown as SandboxInputs);
   const providerChanged = olds[PROVIDER_KEY] !== news[PROVIDER_KEY];
   return { changes: result.replaces.length > 0 || result.updates.length > 0 || providerChanged, replaces: result.replaces, deleteBeforeReplace: false };
 }
@@ -154,7 +141,7 @@ async function awaitRunning(inputs: SandboxInputs, sandbox: Sandbox): Promise<Sa
 }
 
 export async function create(props: Props): Promise<{ id: string; outs: Props }> {
-  const inputs = strip(props) as unknown as SandboxInputs;
+  const inputs = withoutProvider(props) as unknown as SandboxInputs;
   const api = client().sandboxes;
   let sandbox: Sandbox;
   if (inputs.adoptSandboxId) {
@@ -201,7 +188,7 @@ export async function read(id: string, props: Props): Promise<{ id: string; prop
 }
 
 export async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
-  const inputs = strip(news) as unknown as SandboxInputs;
+  const inputs = withoutProvider(news) as unknown as SandboxInputs;
   const changes = diffSandbox(olds, inputs);
   const api = client().sandboxes;
   let sandbox = await api.get(id);

@@ -64,8 +64,12 @@ export class Sandboxes {
       body: { maxLifetimeSeconds },
       schema: Sandbox,
       signal: options.signal,
-      // Extending to an absolute total is idempotent: sending it twice lands on the same value.
-      idempotent: true,
+      // A repeated extend to the same total is refused (422: not larger than the current
+      // value), so a lost answer is recovered by reading the sandbox, not by resending.
+      recover: async () => {
+        const sandbox = await this.get(id, options);
+        return sandbox.maxLifetimeSeconds >= maxLifetimeSeconds ? sandbox : undefined;
+      },
     });
   }
 
