@@ -58,7 +58,10 @@ export async function* streamLogs(http: HttpCore, path: string, options: LogStre
   let lastId: string | undefined;
   let failures = 0;
   let startingWaits = 0;
-  const connectedAt = new Date(http.serverNow()).toISOString();
+  // Where history ends for a non-follow read: the service's clock when the stream opened,
+  // learned from that response's Date header (whole seconds, so the rest of that second counts
+  // as history). Not the local clock: a service clock ahead of it would cut off history.
+  let connectedAt: string | undefined;
 
   for (;;) {
     const controller = new AbortController();
@@ -90,6 +93,7 @@ export async function* streamLogs(http: HttpCore, path: string, options: LogStre
         throw error;
       }
       failures = 0;
+      connectedAt ??= new Date(http.serverNow() + 1000).toISOString();
 
       const pending: EventSourceMessage[] = [];
       const parser = createParser({ onEvent: (event) => pending.push(event) });
@@ -110,7 +114,7 @@ export async function* streamLogs(http: HttpCore, path: string, options: LogStre
           if (event === undefined) continue;
           const id = message.id ?? event.ts;
           if (lastId !== undefined && !isAfter(id, lastId)) continue; // already delivered
-          if (!follow && isAfter(event.ts, connectedAt)) return;
+          if (!follow && connectedAt !== undefined && isAfter(event.ts, connectedAt)) return;
           lastId = id;
           yield event;
         }

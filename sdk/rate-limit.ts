@@ -136,8 +136,8 @@ export class RateLimiter {
       const resetAt = now + window.resetSeconds * 1000;
       const state = this.windows.get(window.name);
       // Responses overtake each other: within one window keep the lowest remaining count;
-      // a reset later than the one we hold means a new window began.
-      if (!state || now >= state.resetAt || resetAt > state.resetAt + 1500) {
+      // a reset later than the one we hold (beyond t's rounding) means a new window began.
+      if (!state || now >= state.resetAt + RESET_MARGIN_MS || resetAt > state.resetAt + 1500) {
         this.windows.set(window.name, {
           remaining: window.remaining,
           resetAt,
@@ -145,9 +145,12 @@ export class RateLimiter {
           windowSeconds: window.windowSeconds ?? state?.windowSeconds,
           inFlight: 0,
         });
-      } else if (window.remaining <= state.remaining) {
-        // Requests still in flight stay counted: the server may not have seen them yet.
-        state.remaining = window.remaining;
+      } else {
+        // The same window. Requests still in flight stay counted (the server may not have seen
+        // them yet), and the later of the two reset estimates wins: waiting a little long is
+        // harmless, refilling early is a 429.
+        state.remaining = Math.min(state.remaining, window.remaining);
+        state.resetAt = Math.max(state.resetAt, resetAt);
         state.quota = window.quota ?? state.quota;
       }
     }
@@ -158,7 +161,7 @@ export class RateLimiter {
     const now = this.now();
     let delay = 0;
     for (const [name, state] of this.windows) {
-      if (now >= state.resetAt) {
+      if (now >= state.resetAt + RESET_MARGIN_MS) {
         if (state.quota === undefined || !state.windowSeconds) {
           // A window ended and its size is unknown: probe again rather than assume no limit.
           this.windows.delete(name);
@@ -170,14 +173,15 @@ export class RateLimiter {
         state.remaining = state.quota;
       }
       const available = state.remaining - state.inFlight;
-      const untilReset = state.resetAt - now + 50;
+      const untilReset = state.resetAt + RESET_MARGIN_MS - now;
       if (available <= 0) {
         delay = Math.max(delay, untilReset);
         continue;
       }
       const lowWater = Math.max(1, Math.floor((state.quota ?? state.remaining) * this.lowWaterFraction));
       if (available <= lowWater) {
-        const spacing = untilReset / available;
+        // Spread what is left over the rest of the window, the last one before it ends.
+        const spacing = untilReset / (available + 1);
         delay = Math.max(delay, this.lastGrantAt + spacing - now);
       }
     }
@@ -190,6 +194,13 @@ export class RateLimiter {
 }
 
 const REGISTRY = Symbol.for("pulumi-compute.rate-limiters");
+
+/**
+ * `t` has one-second resolution (and the server may round either way), so a window is taken
+ * to have reset only this long after the reset it announced: without it, a refill assumed a
+ * moment early lands the first requests of the "new" window in the old one.
+ */
+export const RESET_MARGIN_MS = 1000;
 
 /** The process-wide limiter for one service and credential. */
 export function sharedRateLimiter(baseUrl: string, apiKey: string, teamId?: string): RateLimiter {

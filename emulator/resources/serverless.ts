@@ -3,7 +3,7 @@
  * reads return it. Workers are not simulated; the CLI's `serverless create --hub-id` only needs
  * the endpoint to exist with the release's image, disk, env and GPU selection.
  */
-import { CreateEndpointRequest } from "../../sdk/schemas";
+import { CreateEndpointRequest, createEndpointViolations } from "../../sdk/schemas";
 import type { Fixture } from "../fixture";
 import { badRequest, json, noContent, notFound, unprocessable, type Reply } from "../http";
 import { randomId } from "../ids";
@@ -146,17 +146,7 @@ export class Serverless implements ResourceModule {
         path: "/v2/serverless",
         family: "serverless",
         body: CreateEndpointRequest,
-        // Shape rules the shared schema leaves open (docs/api-contract.md 3.7): still 422.
-        violations: (raw) => {
-          if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return [];
-          const body = raw as { type?: unknown; scaling?: { type?: unknown }; gpu?: { pools?: unknown } };
-          const out: string[] = [];
-          if (typeof body.gpu === "object" && body.gpu !== null && body.gpu.pools === undefined) out.push("gpu.pools: is required");
-          if (body.type === "LOAD_BALANCER" && body.scaling?.type === "QUEUE_DELAY") {
-            out.push('scaling.type: must be "REQUEST_COUNT" for a LOAD_BALANCER endpoint');
-          }
-          return out;
-        },
+        violations: createEndpointViolations,
         crossField: (body) => {
           const out: string[] = [];
           if (!body.gpu) out.push("gpu: is required (exactly one of gpu or cpu; CPU endpoints are not offered here)");

@@ -1,6 +1,6 @@
 /** Serverless endpoints (create and read; the Hub's deploy target). */
 import type { HttpCore } from "../http";
-import { CreateEndpointRequest, Endpoint, ListEndpointsResponse, parseWire } from "../schemas";
+import { CreateEndpointRequest, Endpoint, ListEndpointsResponse, createEndpointViolations, parseWire } from "../schemas";
 import { assertValid } from "../validate";
 
 export class Serverless {
@@ -8,7 +8,7 @@ export class Serverless {
 
   async create(request: CreateEndpointRequest, options: { signal?: AbortSignal } = {}) {
     const parsed = parseWire(CreateEndpointRequest, request);
-    assertValid("serverless endpoint create request", request, parsed.ok ? [] : parsed.violations);
+    assertValid("serverless endpoint create request", request, [...(parsed.ok ? [] : parsed.violations), ...createEndpointViolations(request)]);
     return this.http.request({
       method: "POST",
       path: "/v2/serverless",

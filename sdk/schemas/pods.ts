@@ -106,8 +106,8 @@ export const Pod = z.looseObject({
   actions: z.array(PodActionName),
   image: z.string(),
   args: z.string(),
-  cmd: z.array(z.string()).optional(),
-  entrypoint: z.array(z.string()).optional(),
+  cmd: z.array(z.string()),
+  entrypoint: z.array(z.string()),
   disk: z.int(),
   mounts: z.looseObject({
     persistent: z.looseObject({ size: z.int(), path: z.string() }).optional(),

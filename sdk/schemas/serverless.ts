@@ -18,7 +18,7 @@ export const CreateEndpointRequest = z.strictObject({
   registry: z.string().nullable().optional(),
   gpu: z
     .strictObject({
-      pools: z.array(z.string()).min(1).optional(),
+      pools: z.array(z.string()).min(1),
       excludedTypes: z.array(z.string()).optional(),
       count: z.int().min(1).optional(),
       allowedCudaVersions: z.array(majorMinor).optional(),
@@ -34,6 +34,20 @@ export const CreateEndpointRequest = z.strictObject({
     .optional(),
 });
 export type CreateEndpointRequest = z.infer<typeof CreateEndpointRequest>;
+
+/**
+ * Rules across fields that are still 422 (reference OpenAPI). They read the raw body, so they
+ * are reported together with the schema's own violations, not only once the shape is valid.
+ */
+export function createEndpointViolations(raw: unknown): string[] {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return [];
+  const body = raw as { type?: unknown; scaling?: { type?: unknown } };
+  // A load-balanced endpoint scales on request count only.
+  if (body.type === "LOAD_BALANCER" && body.scaling?.type === "QUEUE_DELAY") {
+    return ['scaling.type: must be "REQUEST_COUNT" for a LOAD_BALANCER endpoint'];
+  }
+  return [];
+}
 
 export const Endpoint = z.looseObject({
   id: z.string(),

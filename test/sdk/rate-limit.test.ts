@@ -31,15 +31,16 @@ describe("pacing", () => {
     });
     await new Promise((r) => setTimeout(r, 50));
     expect(granted).toBe(false);
-    now = 1100; // the window has reset
+    now = 2100; // the window has reset (plus the margin for the one-second resolution of t)
     await waiting;
     expect(granted).toBe(true);
   });
 
   it("keeps a burst of concurrent requests under a small quota with zero 429s", async () => {
-    // A fixed-window server: 5 requests per 1-second window, as the service counts them.
-    const quota = 5;
-    const windowMs = 1000;
+    // A fixed-window server: 6 requests per 3-second window, as the service counts them.
+    // (Windows of a few seconds at least: `t` has one-second resolution, like the service's.)
+    const quota = 6;
+    const windowMs = 3000;
     let windowStart = Date.now();
     let used = 0;
     let rejected = 0;
@@ -50,12 +51,13 @@ describe("pacing", () => {
         used = 0;
       }
       const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+      const policy = `"window";q=${quota};w=${windowMs / 1000}`;
       if (used >= quota) {
         rejected += 1;
-        return problem(res, 429, "Rate limit exceeded for the second window", {}, { "retry-after": String(resetSeconds) });
+        return problem(res, 429, "Rate limit exceeded for the window", {}, { "retry-after": String(resetSeconds) });
       }
       used += 1;
-      sendJson(res, 200, { pods: [] }, { ratelimit: `"second";r=${quota - used};t=${resetSeconds}`, "ratelimit-policy": `"second";q=${quota};w=1` });
+      sendJson(res, 200, { pods: [] }, { ratelimit: `"window";r=${quota - used};t=${resetSeconds}`, "ratelimit-policy": policy });
     });
     const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
     try {
