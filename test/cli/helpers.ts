@@ -1,0 +1,269 @@
+/**
+ * Helpers of the CLI suites: build `dist/` when it is missing or stale, run the built binary
+ * as a child process (as a user would), and start an emulator in-process per test file.
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(__dirname, "..", "..");
+export const BIN = join(ROOT, "dist", "cli", "bin.js");
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path));
+    else if (entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function isFresh(): boolean {
+  if (!existsSync(BIN)) return false;
+  const built = statSync(BIN).mtimeMs;
+  return newestMtime(join(ROOT, "cli")) <= built && newestMtime(join(ROOT, "sdk")) <= built;
+}
+
+/**
+ * `npm test` builds before jest; a bare `npx jest test/cli` after editing cli/ or sdk/ gets a
+ * build here. Several test files run in parallel workers, so one builds under a lock directory
+ * and the others wait for it.
+ */
+export function ensureBuilt(): void {
+  if (isFresh()) return;
+  const lock = join(ROOT, "dist", ".cli-test-build.lock");
+  mkdirSync(join(ROOT, "dist"), { recursive: true });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`waited too long for ${lock}; remove it if no build is running`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250); // another worker is building
+      if (isFresh()) return;
+    }
+  }
+  try {
+    if (isFresh()) return;
+    try {
+      // tsc emits even when another part of the project has type errors; what matters is the CLI.
+      execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.json")], { cwd: ROOT, stdio: "pipe" });
+    } catch {
+      /* type errors elsewhere: checked below by the binary's presence */
+    }
+    if (!existsSync(BIN)) throw new Error(`building the project did not produce ${BIN}`);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** The environment of a run: the parent's, less every COMPUTE_* variable, plus `env`. */
+export function cliEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("COMPUTE_")) out[key] = value;
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) delete out[key];
+    else out[key] = value;
+  }
+  return out;
+}
+
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 20_000): Promise<CliResult> {
+  return new Promise((done) => {
+    execFile(process.execPath, [BIN, ...args], { env: cliEnv(env), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A running `compute` process whose output is collected as it arrives (for --follow). */
+export interface LiveCli {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when stdout satisfies `predicate`, rejects after `timeoutMs`. */
+  waitFor(predicate: (stdout: string) => boolean, timeoutMs?: number): Promise<string>;
+  exited: Promise<CliResult>;
+}
+
+export function spawnCli(args: string[], env: Record<string, string | undefined> = {}): LiveCli {
+  const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  const waiters: Array<() => void> = [];
+  child.stdout!.on("data", (chunk: Buffer) => {
+    out += chunk.toString("utf8");
+    for (const w of [...waiters]) w();
+  });
+  child.stderr!.on("data", (chunk: Buffer) => {
+    err += chunk.toString("utf8");
+  });
+  const exited = new Promise<CliResult>((done) => child.on("close", (code) => done({ code, stdout: out, stderr: err })));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    waitFor(predicate, timeoutMs = 15_000) {
+      return new Promise((resolveWait, rejectWait) => {
+        const check = () => {
+          if (predicate(out)) {
+            cleanup();
+            resolveWait(out);
+          }
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          rejectWait(new Error(`timed out waiting for output; stdout so far:\n${out}\nstderr:\n${err}`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          const i = waiters.indexOf(check);
+          if (i >= 0) waiters.splice(i, 1);
+        };
+        waiters.push(check);
+        check();
+      });
+    },
+  };
+}
+
+/** Rows of a borderless table: header row first, split on runs of two or more spaces. */
+export function tableRows(stdout: string): string[][] {
+  return stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => line.trim().split(/\s{2,}/));
+}
+
+/**
+ * A TCP relay in front of the emulator that can cut every open connection and refuse new ones
+ * for a while: a network outage between the CLI and the service (the emulator itself keeps
+ * running, and keeps producing log lines, throughout).
+ */
+export interface Outage {
+  url: string;
+  /** Connections accepted and relayed so far. */
+  readonly relayed: number;
+  /** Destroys every open connection and refuses new ones until `restore()`. */
+  cut(): void;
+  restore(): void;
+  close(): Promise<void>;
+}
+
+export async function startRelay(targetUrl: string): Promise<Outage> {
+  const target = new URL(targetUrl);
+  const sockets = new Set<Socket>();
+  let down = false;
+  let relayed = 0;
+  const server = createServer((client) => {
+    if (down) {
+      client.destroy();
+      return;
+    }
+    relayed += 1;
+    const upstream = connect(Number(target.port), target.hostname);
+    sockets.add(client);
+    sockets.add(upstream);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on("error", drop).on("close", drop);
+    upstream.on("error", drop).on("close", drop);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get relayed() {
+      return relayed;
+    },
+    cut() {
+      down = true;
+      for (const socket of [...sockets]) socket.destroy();
+      sockets.clear();
+    },
+    restore() {
+      down = false;
+    },
+    close() {
+      for (const socket of [...sockets]) socket.destroy();
+      return new Promise<void>((closed) => server.close(() => closed()));
+    },
+  };
+}
+
+/** The emulator's built-in fixture (a project file), for expectations computed independently of the CLI. */
+export interface FixtureRepo {
+  id: string;
+  owner: string;
+  name: string;
+  type: "POD" | "SERVERLESS";
+  category: string;
+  stars: number;
+  views: number;
+  deploys: number;
+  createdAt: string;
+  updatedAt: string;
+  releasedAt: string | null;
+  release: { tag: string; image: string; config: { gpuIds: string[]; gpuCount: number; containerDiskInGb: number; env: Record<string, string> } } | null;
+}
+export interface FixtureGpu {
+  id: string;
+  name: string;
+  pool?: string | null;
+  memory: number;
+}
+export function defaultFixture(): { defaultApiKey: string; hubRepos: FixtureRepo[]; gpuTypes: FixtureGpu[]; dataCenters: Array<{ id: string; name: string; region: string }>; cpuFlavors: Array<{ id: string }>; templates: Array<{ id: string; public?: boolean }> } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return JSON.parse(require("node:fs").readFileSync(join(ROOT, "emulator", "fixtures", "default.json"), "utf8"));
+}
+
+export interface EmulatorSession {
+  url: string;
+  apiKey: string;
+  control: import("../../emulator").EmulatorControl;
+  /** Runs `compute` against this emulator with the fixture's key (`env` adds or unsets variables). */
+  run(args: string[], env?: Record<string, string | undefined>): Promise<CliResult>;
+  env(extra?: Record<string, string | undefined>): Record<string, string | undefined>;
+}
+
+/**
+ * Builds the CLI and starts one emulator for the calling test file (beforeAll/afterAll).
+ * Returns an object filled in once beforeAll has run.
+ */
+export function useEmulator(options: import("../../emulator").EmulatorOptions = {}): EmulatorSession {
+  const session = {} as EmulatorSession;
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    ensureBuilt();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { startEmulator, EmulatorControl } = require("../../emulator") as typeof import("../../emulator");
+    const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true, ...options });
+    close = emulator.close;
+    session.url = emulator.url;
+    session.apiKey = emulator.apiKey;
+    session.control = new EmulatorControl(emulator.url, emulator.adminToken);
+    session.env = (extra = {}) => ({ COMPUTE_BASE_URL: emulator.url, COMPUTE_API_KEY: emulator.apiKey, ...extra });
+    session.run = (args, env = {}) => runCli(args, session.env(env));
+  }, 120_000);
+  afterAll(async () => {
+    await close?.();
+  });
+  return session;
+}
