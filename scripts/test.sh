@@ -5,5 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 engine_root=$(bash scripts/setup.sh | tail -n 1)
 export COMPUTE_PULUMI_ROOT="$engine_root"
+# jest transpiles each file on its own; the suites are type-checked as a whole here.
+npx tsc -p tsconfig.test.json --noEmit
 # jest's own exit code is the verdict; extra arguments select suites (npm test -- test/sdk).
 exec npx jest --ci "$@"

@@ -3,6 +3,8 @@ import { createE2EStack, type E2EStack } from "./harness";
 jest.setTimeout(10 * 60_000);
 
 const GPU_A5000 = "NVIDIA RTX A5000";
+/** Another credential of the same account in the emulator's fixture (a console session). */
+const ROTATED_KEY = "cs_session_dev_5c0e8d21";
 
 describe("up, preview, refresh, destroy through the real engine", () => {
   let e2e: E2EStack;
@@ -11,9 +13,9 @@ describe("up, preview, refresh, destroy through the real engine", () => {
   });
   afterAll(() => e2e?.dispose());
 
-  it("up creates everything RUNNING; preview and refresh+preview then show no changes; destroy leaves nothing", async () => {
+  it("up creates everything RUNNING; preview and refresh+preview show no changes; no secret in state; a rotated key works; destroy leaves nothing", async () => {
     await e2e.declare({
-      pods: { trainer: { image: "pytorch:2.4", gpu: { id: GPU_A5000 }, ports: ["22/tcp"], startSsh: true } },
+      pods: { trainer: { image: "pytorch:2.4", gpu: { id: GPU_A5000 }, ports: ["22/tcp", "8888/http"], startSsh: true, startJupyter: true } },
       sandboxes: { scratch: { image: "python:3.12", compute: { vcpuCount: 1, memoryInGb: 2, containerDiskInGb: 5 }, idleTimeoutSeconds: 30 } },
     });
     await e2e.stack.setConfig("e2e:secretEnv", { value: JSON.stringify({ HF_TOKEN: "hf-secret-token-123" }), secret: true });
@@ -31,13 +33,26 @@ describe("up, preview, refresh, destroy through the real engine", () => {
     const afterRefresh = await e2e.stack.preview();
     expect(afterRefresh.changeSummary).toEqual({ same: 3 });
 
+    const live = await (await fetch(`${e2e.emulator.url}/v2/pods/${pods.trainer.id}`, { headers: { authorization: `Bearer ${e2e.emulator.apiKey}` } })).json();
+    const jupyterPassword = (live as { env: Record<string, string> }).env.JUPYTER_PASSWORD;
+    expect(jupyterPassword).toEqual(expect.any(String));
     const state = e2e.stateFilesText();
     expect(state).toContain(`"id":"${pods.trainer.id}"`); // the state really is here
     expect(state).not.toContain(e2e.emulator.apiKey);
     expect(state).not.toContain("hf-secret-token-123");
+    expect(state).not.toContain(jupyterPassword);
     expect(state).toContain('"additionalSecretOutputs"');
 
-    await e2e.stack.destroy();
+    // The key is read from the stack's configuration when the provider starts: a revoked key
+    // fails with 401, and a rotated key just works (refresh and destroy run the program, so
+    // the provider gets the configuration as it is now, not as the last `up` recorded it).
+    await e2e.stack.setConfig("compute:apiKey", { value: "cs_revoked_000", secret: true });
+    expect(JSON.stringify(await e2e.stack.refresh({ runProgram: true }).catch((e: Error) => ({ message: e.message })))).toMatch(/401/);
+    await e2e.stack.setConfig("compute:apiKey", { value: ROTATED_KEY, secret: true });
+    await e2e.stack.refresh({ runProgram: true });
+
+    await e2e.stack.destroy({ runProgram: true });
+    expect(e2e.stateFilesText()).not.toContain(ROTATED_KEY);
     const res = await fetch(`${e2e.emulator.url}/v2/pods`, { headers: { authorization: `Bearer ${e2e.emulator.apiKey}` } });
     expect(((await res.json()) as { pods: unknown[] }).pods).toEqual([]);
     const sb = await fetch(`${e2e.emulator.url}/v2/sandboxes`, { headers: { authorization: `Bearer ${e2e.emulator.apiKey}` } });

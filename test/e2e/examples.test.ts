@@ -1,11 +1,13 @@
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import * as path from "node:path";
 import { ComputeClient } from "../../sdk";
 import { createE2EStack, REPO_ROOT } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
-const examples = readdirSync(path.join(REPO_ROOT, "examples")).filter((name) => name !== "demo");
+const examples = readdirSync(path.join(REPO_ROOT, "examples")).filter(
+  (name) => name !== "demo" && existsSync(path.join(REPO_ROOT, "examples", name, "Pulumi.yaml")),
+);
 
 /** Every example in examples/ runs as documented: up succeeds, destroy leaves nothing. */
 describe.each(examples)("examples/%s", (name) => {

@@ -3,7 +3,7 @@
  * Automation API over a directory program, each stack against its own emulator and its own
  * state directory, as a user's `pulumi up` would run.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
@@ -11,6 +11,8 @@ import { startEmulator } from "../../emulator";
 import { EmulatorControl } from "../../emulator/control-client";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
+
+type RunningEmulator = Awaited<ReturnType<typeof startEmulator>>;
 
 export function engineRoot(): string {
   const root = process.env.COMPUTE_PULUMI_ROOT;
@@ -22,7 +24,7 @@ export function engineRoot(): string {
 
 export interface E2EStack {
   stack: Stack;
-  emulator: Awaited<ReturnType<typeof startEmulator>>;
+  readonly emulator: RunningEmulator;
   control: EmulatorControl;
   /** Stops the emulator and starts it again on the same port from its data directory. */
   restartEmulator(downMs?: number): Promise<void>;
@@ -40,33 +42,47 @@ export interface E2EStack {
   dispose(): Promise<void>;
 }
 
+function readTree(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? readTree(full) : [readFileSync(full, "utf8")];
+  });
+}
+
 /** `program`: a folder under test/e2e/programs, or an absolute path (the examples). */
 export async function createE2EStack(name: string, options: { program?: string; emulatorOptions?: Record<string, unknown> } = {}): Promise<E2EStack> {
   const scratch = mkdtempSync(path.join(tmpdir(), `compute-e2e-${name}-`));
   const emulatorOptions = { port: 0, profile: "fast" as const, quiet: true, dataDir: path.join(scratch, "emulator"), ...(options.emulatorOptions ?? {}) };
   let emulator = await startEmulator(emulatorOptions);
   const control = new EmulatorControl(emulator.url, emulator.adminToken);
-  const pulumiCommand = await PulumiCommand.get({ root: engineRoot() });
-  const launcherDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-  const envVars: Record<string, string> = {
-    PULUMI_BACKEND_URL: `file://${path.join(scratch, "state")}`,
-    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-    PATH: [path.join(engineRoot(), "bin"), launcherDir, process.env.PATH ?? ""].join(path.delimiter),
-    // The provider must take its settings from stack config, not from a stray environment.
-    COMPUTE_BASE_URL: "",
-    COMPUTE_API_KEY: "",
-    COMPUTE_TEAM_ID: "",
-  };
-  require("node:fs").mkdirSync(path.join(scratch, "state"), { recursive: true });
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: name, workDir: path.isAbsolute(options.program ?? "") ? options.program! : path.join(__dirname, "programs", options.program ?? "stack") },
-    { pulumiHome: path.join(scratch, "home"), envVars, pulumiCommand },
-  );
-  await stack.setConfig("compute:baseUrl", { value: emulator.url });
-  await stack.setConfig("compute:apiKey", { value: emulator.apiKey, secret: true });
+  let stack: Stack;
+  try {
+    const pulumiCommand = await PulumiCommand.get({ root: engineRoot() });
+    const launcherDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+    const envVars: Record<string, string> = {
+      PULUMI_BACKEND_URL: `file://${path.join(scratch, "state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+      PATH: [path.join(engineRoot(), "bin"), launcherDir, process.env.PATH ?? ""].join(path.delimiter),
+      // The provider must take its settings from stack config, not from a stray environment.
+      COMPUTE_BASE_URL: "",
+      COMPUTE_API_KEY: "",
+      COMPUTE_TEAM_ID: "",
+    };
+    mkdirSync(path.join(scratch, "state"), { recursive: true });
+    const workDir = path.isAbsolute(options.program ?? "") ? options.program! : path.join(__dirname, "programs", options.program ?? "stack");
+    stack = await LocalWorkspace.createOrSelectStack({ stackName: name, workDir }, { pulumiHome: path.join(scratch, "home"), envVars, pulumiCommand });
+    await stack.setConfig("compute:baseUrl", { value: emulator.url });
+    await stack.setConfig("compute:apiKey", { value: emulator.apiKey, secret: true });
+  } catch (error) {
+    // Nothing may outlive a failed set-up: a listening emulator would keep jest from exiting.
+    await emulator.close();
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
+
   const api = async (apiPath: string) => {
     const response = await fetch(`${emulator.url}${apiPath}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
     return response.json() as Promise<Record<string, Array<{ id: string; cluster?: unknown }>>>;
@@ -94,13 +110,7 @@ export async function createE2EStack(name: string, options: { program?: string; 
       return { pods, sandboxes };
     },
     stateFilesText() {
-      const fs = require("node:fs") as typeof import("node:fs");
-      const walk = (dir: string): string[] =>
-        fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-          const full = path.join(dir, entry.name);
-          return entry.isDirectory() ? walk(full) : [fs.readFileSync(full, "utf8")];
-        });
-      return walk(path.join(scratch, "state")).join("\n");
+      return readTree(path.join(scratch, "state")).join("\n");
     },
     async declare(spec) {
       await stack.setConfig("e2e:pods", { value: JSON.stringify(spec.pods ?? {}) });

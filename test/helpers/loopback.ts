@@ -11,7 +11,7 @@ export interface SeenRequest {
   at: number;
 }
 
-export type Handler = (req: SeenRequest, res: ServerResponse, raw: IncomingMessage) => void | Promise<void>;
+export type Handler = (req: SeenRequest, res: ServerResponse, raw: IncomingMessage) => unknown;
 
 export interface Loopback {
   url: string;

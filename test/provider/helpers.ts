@@ -41,7 +41,7 @@ export async function checked(kind: "pod" | "sandbox", args: Record<string, unkn
 }
 
 /** Outputs as the engine records them (the host adds __provider). */
-export function recorded(outs: Record<string, unknown>) {
+export function recorded(outs: Record<string, unknown>): Record<string, any> {
   return { ...outs, __provider: PROVIDER_TEXT };
 }
 

@@ -109,7 +109,7 @@ describe("Pod update, read and delete", () => {
     const patches = (await env.control.requests()).slice(log0).filter((r) => r.method === "PATCH");
     expect(patches).toHaveLength(1);
     // The service's injected PUBLIC_KEY survived the env replacement.
-    const live = await (await fetch(`${env.url}/v2/pods/${id}`, { headers: { authorization: `Bearer ${env.apiKey}` } })).json();
+    const live = (await (await fetch(`${env.url}/v2/pods/${id}`, { headers: { authorization: `Bearer ${env.apiKey}` } })).json()) as { env: Record<string, string> };
     expect(live.env).toMatchObject({ A: "2", B: "x", PUBLIC_KEY: expect.any(String) });
   });
 
