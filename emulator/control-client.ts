@@ -6,6 +6,9 @@
  *   await control.advance(90_000);
  */
 import type { Timings } from "./options";
+import type { LoggedRequest } from "./request-log";
+
+export type { LoggedRequest };
 
 export interface ClockState {
   now: string;
@@ -27,14 +30,6 @@ export interface FaultSpec {
   after?: boolean;
 }
 
-export interface LoggedRequest {
-  method: string;
-  path: string;
-  query: string;
-  status: number | null;
-  account: string | null;
-  time: string;
-}
 
 export interface GpuCapacity {
   dataCenterId: string;

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { formatIssues } from "../sdk/schemas";
+import { HubRepo, formatIssues } from "../sdk/schemas";
 import defaultFixture from "./fixtures/default.json";
 
 const region = z.enum(["NORTH_AMERICA", "SOUTH_AMERICA", "EUROPE", "ASIA", "MIDDLE_EAST", "AFRICA", "OCEANIA", "ANTARCTICA", "UNKNOWN"]);
@@ -163,36 +163,8 @@ const ClusterFixture = z.strictObject({
   type: z.enum(["TRAINING", "APPLICATION", "SLURM", "RAY"]),
 });
 
-const HubRepoFixture = z.looseObject({
-  id: z.string(),
-  owner: z.string(),
-  name: z.string(),
-  title: z.string(),
-  description: z.string(),
-  category: z.string(),
-  type: z.enum(["POD", "SERVERLESS"]),
-  tags: z.array(z.string()),
-  stars: z.int(),
-  views: z.int(),
-  deploys: z.int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  releasedAt: z.string().nullable(),
-  release: z
-    .looseObject({
-      id: z.string(),
-      tag: z.string(),
-      image: z.string(),
-      config: z.looseObject({
-        gpuIds: z.array(z.string()),
-        gpuCount: z.int(),
-        containerDiskInGb: z.int(),
-        env: stringMap,
-        allowedCudaVersions: z.array(z.string()),
-      }),
-    })
-    .nullable(),
-});
+// A Hub repository in a fixture is exactly its wire shape.
+const HubRepoFixture = HubRepo;
 
 export const FixtureSchema = z.strictObject({
   $comment: z.string().optional(),
