@@ -180,9 +180,12 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   const previous = olds as unknown as PodOutputs;
   const inputs = withoutProvider(news) as unknown as PodInputs;
   const changes: PodDiff = diffPod(previous, inputs);
-  const onlyProviderOrSettings = [...changes.updates.values()].every((kind) => kind === "settings");
-  if (onlyProviderOrSettings && previous.status === "RUNNING" === ((inputs.desiredState ?? "RUNNING") === "RUNNING")) {
-    // A new provider build or a provider-only setting: nothing to ask the service.
+  const onlyProviderSettings = [...changes.updates.values()].every((kind) => kind === "settings");
+  const wasRunning = previous.status === "RUNNING";
+  const wantsRunning = (inputs.desiredState ?? "RUNNING") === "RUNNING";
+  if (onlyProviderSettings && wasRunning === wantsRunning) {
+    // A new provider build or a provider-only setting on a settled pod: nothing to ask the
+    // service. (A pod recorded mid-failure is not settled: it goes on to converge below.)
     return { outs: plain({ ...previous, ...inputs }) as unknown as Props };
   }
   const api = client();
