@@ -1,0 +1,35 @@
+"use strict";
+/**
+ * Experiment behind scenario 5's missed goal (docs/benchmarks.md, "What was missed at first").
+ * Runs the log-streaming scenario twice in one process: with the SDK as built, then with
+ * `parseWire` (dist/sdk/schemas/issues.js) patched in memory to try zod's plain `safeParse`
+ * first and build the described violations only when that fails. Nothing on disk changes.
+ *
+ *   node bench/experiments/parsewire-fast-path.js      (after `npm run build`)
+ */
+const path = require("node:path");
+const issues = require(path.join(__dirname, "../../dist/sdk/schemas/issues"));
+const logs = require("../scenarios/logs");
+
+(async () => {
+  const asBuilt = await logs.run();
+  const original = issues.parseWire;
+  issues.parseWire = (schema, input) => {
+    const fast = schema.safeParse(input);
+    return fast.success ? { ok: true, value: fast.data } : original(schema, input);
+  };
+  const patched = await logs.run();
+  for (const [label, r] of [
+    ["as built", asBuilt],
+    ["parseWire fast path", patched],
+  ]) {
+    const s = r.results.logStreaming;
+    process.stdout.write(
+      `${label.padEnd(20)} SDK ${s.sdk.linesPerSecond} lines/s (${s.sdk.cpuMicrosPerLine} µs CPU/line), ` +
+        `eventsource ${s.eventsource.linesPerSecond} lines/s (${s.eventsource.cpuMicrosPerLine} µs CPU/line), ratio ${s.ratio}, ids ${s.idsOk ? "ok" : "NOT OK"}\n`,
+    );
+  }
+})().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});

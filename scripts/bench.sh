@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `npm run bench`: set-up from a fresh clone (dependencies, build, the engine from the cache),
+# then every benchmark scenario of bench/ (issue #7). Prints a table of figures against their
+# goals and writes bench/results/latest.json; docs/benchmarks.md explains the figures.
+# Extra arguments select scenarios (npm run bench -- logs emulator) or repeats (--repeats 1).
+# Benchmarks assert nothing: the exit code is non-zero only if a scenario crashed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s)
+engine_root=$(bash scripts/setup.sh | tail -n 1)
+export COMPUTE_PULUMI_ROOT="$engine_root"
+status=0
+node bench/run.js "$@" || status=$?
+printf '[bench] total %s s, set-up included\n' "$(( $(date +%s) - started ))" >&2
+exit "$status"
