@@ -37,14 +37,9 @@ export class ComputeClient {
     this.serverless = new Serverless(this.http);
     this.networkVolumes = new NetworkVolumes(this.http);
     this.account = new Account(this.http);
-    this.podWatcher = new Watcher<Pod>(
-      { getOne: (id) => this.pods.get(id), listAll: () => this.pods.list({ includeClusterPods: false }) },
-      options.watch,
-    );
-    this.sandboxWatcher = new Watcher<Sandbox>(
-      { getOne: (id) => this.sandboxes.get(id), listAll: () => this.sandboxes.list() },
-      options.watch,
-    );
+    const watch: WatcherOptions = { minSpacingMs: () => this.http.pollSpacingMs(), ...options.watch };
+    this.podWatcher = new Watcher<Pod>({ getOne: (id) => this.pods.get(id), listAll: () => this.pods.list({ includeClusterPods: false }) }, watch);
+    this.sandboxWatcher = new Watcher<Sandbox>({ getOne: (id) => this.sandboxes.get(id), listAll: () => this.sandboxes.list() }, watch);
   }
 
   /**

@@ -74,6 +74,11 @@ export class HttpCore {
     return Date.now() + this.serverClockOffsetMs;
   }
 
+  /** See RateLimiter.pollSpacingMs. */
+  pollSpacingMs(): number {
+    return this.limiter.pollSpacingMs();
+  }
+
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
