@@ -126,17 +126,16 @@ export class RateLimiter {
   }
 
   /**
-   * How far apart background polls should be so they leave the rest of a tight window to real
-   * work: once less than half of a window's quota is left, one poll per remaining request over
-   * the time to its reset. 0 while every window has room (or none is known).
+   * How far apart background polls should be so they leave a tight window to real work: once
+   * less than half of a window's quota is left, the time to its reset shared out over what is
+   * left. 0 while every window has room (or none is known).
    */
   pollSpacingMs(): number {
     const now = this.now();
     let spacing = 0;
     for (const state of this.windows.values()) {
-      const quota = state.quota ?? 0;
       const available = state.remaining - state.inFlight;
-      if (quota === 0 || available >= quota / 2) continue;
+      if (state.quota === undefined || available >= state.quota / 2) continue;
       const untilReset = Math.max(0, state.resetAt + RESET_MARGIN_MS - now);
       spacing = Math.max(spacing, untilReset / Math.max(1, available));
     }

@@ -30,10 +30,11 @@ export interface WatcherOptions {
   /** Consecutive ticks an awaited id may be missing before it counts as gone. Default 3. */
   missingTolerance?: number;
   /**
-   * The least time between polls that the rate limit leaves room for (see
-   * RateLimiter.pollSpacingMs): polls are background work and must not starve creates.
+   * The spacing a tight rate limit asks of background work (RateLimiter.pollSpacingMs). Polls
+   * then go no faster than that, up to `maxIntervalMs`, leaving the quota to creates and
+   * updates without leaving a finished pod unnoticed for long.
    */
-  minSpacingMs?: () => number;
+  quotaSpacingMs?: () => number;
 }
 
 export class Watcher<T extends { id: string }> {
@@ -43,7 +44,7 @@ export class Watcher<T extends { id: string }> {
   private readonly initialIntervalMs: number;
   private readonly maxIntervalMs: number;
   private readonly missingTolerance: number;
-  private readonly minSpacingMs: () => number;
+  private readonly quotaSpacingMs: () => number;
   private readonly lastSeen = new Map<string, string>();
   /** Count of poll requests sent, for tests and benchmarks. */
   polls = 0;
@@ -55,7 +56,7 @@ export class Watcher<T extends { id: string }> {
     this.initialIntervalMs = options.initialIntervalMs ?? 500;
     this.maxIntervalMs = options.maxIntervalMs ?? 5000;
     this.missingTolerance = options.missingTolerance ?? 3;
-    this.minSpacingMs = options.minSpacingMs ?? (() => 0);
+    this.quotaSpacingMs = options.quotaSpacingMs ?? (() => 0);
     this.intervalMs = this.initialIntervalMs;
   }
 
@@ -104,7 +105,7 @@ export class Watcher<T extends { id: string }> {
     this.running = true;
     try {
       while (this.waiters.size > 0) {
-        await sleep(Math.max(this.intervalMs, this.minSpacingMs()));
+        await sleep(Math.max(this.intervalMs, Math.min(this.maxIntervalMs, this.quotaSpacingMs())));
         if (this.waiters.size === 0) break;
         const changed = await this.tick();
         this.intervalMs = changed ? this.initialIntervalMs : Math.min(this.maxIntervalMs, Math.round(this.intervalMs * 1.5));

@@ -69,4 +69,18 @@ describe("pacing", () => {
       await server.close();
     }
   });
+
+  it("asks background polls to spread out once less than half of a window is left", async () => {
+    let now = 0;
+    const limiter = new RateLimiter({ now: () => now });
+    const release = await limiter.acquire();
+    release({ rateLimit: '"minute";r=40;t=50', policy: '"minute";q=60;w=60' });
+    expect(limiter.pollSpacingMs()).toBe(0); // plenty left: poll as often as needed
+    const again = await limiter.acquire();
+    again({ rateLimit: '"minute";r=10;t=50', policy: '"minute";q=60;w=60' });
+    // 10 left for the 51 s until the window may be taken as reset: one poll per 5.1 s at most.
+    expect(limiter.pollSpacingMs()).toBe(5100);
+    now = 26_000;
+    expect(limiter.pollSpacingMs()).toBe(2500);
+  });
 });
