@@ -5,7 +5,8 @@
  * the shared `podWatcher` — under a quota of 20 calls per minute, 6 s provisioning and 2 s
  * starting, the first call 55 s into its window. The quota allows about 15 s (20 creates
  * now, 10 creates and enough polls right after the window turns at 60 s, pods RUNNING 8 s
- * later); the SDK as built takes about 28 s. Also run with the limiter's low-water spreading
+ * later); the SDK took about 28.5 s before polls were spaced by the limiter's budget
+ * (RateLimiter.pollSpacingMs), and takes about 16.5 s since. Also run with the limiter's low-water spreading
  * off (lowWaterFraction 0), which is slower still (the polls use up the second window and the
  * last one waits for the third), so removing the spreading alone is not the fix.
  *
