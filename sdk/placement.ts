@@ -12,7 +12,7 @@
  *   5xx → retry the same candidate (the request path backs off; its duplicate-safe create
  *         makes the retry safe)
  */
-import { ApiError, ComputeError, type RequestInfo } from "./errors";
+import { ApiError, ComputeError } from "./errors";
 import type { ComputeClient } from "./client";
 import type { AvailabilityLevel, CreatePodRequest, DataCenter, GpuType, Pod } from "./schemas";
 
@@ -179,4 +179,3 @@ export async function deriveCandidates(
   return rankCandidates(request, rule, dataCenters, gpuTypes);
 }
 
-export type { RequestInfo };

@@ -18,7 +18,6 @@ import {
   DEFAULT_READY_TIMEOUT_SECONDS,
   diffPod,
   factsFromPod,
-  inputsOf,
   refreshedInputs,
   toCreateRequest,
   updateRequest,
@@ -235,4 +234,3 @@ export async function remove(id: string, props: Props): Promise<void> {
   forget("pod", id);
 }
 
-export { inputsOf };
