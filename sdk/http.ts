@@ -87,19 +87,29 @@ export class HttpCore {
     const info: RequestInfo = { method: spec.method, path: spec.path };
     const idempotent = spec.idempotent ?? spec.method !== "POST";
     const counts = { transient: 0, rateLimited: 0 };
+    // Recovery looks for what any attempt may have created, so it counts from the first one:
+    // a slow service can create the resource for attempt 1 after attempt 2 has begun.
+    const firstStartedAt = this.serverNow();
     for (;;) {
-      const startedAt = this.serverNow();
       try {
         return await this.attempt(spec, info);
       } catch (error) {
         const delay = retryDelay(error, counts, this.config);
         const resendable = idempotent || spec.recover !== undefined || !isTransient(error);
-        if (delay === undefined || !resendable) throw error;
+        const mayHaveLanded = isTransient(error) || error instanceof ResponseValidationError;
+        if (delay === undefined || !resendable) {
+          // Out of retries: a create whose last answer was lost may still have landed.
+          if (spec.recover && mayHaveLanded) {
+            const created = await spec.recover(firstStartedAt).catch(() => undefined);
+            if (created !== undefined) return created;
+          }
+          throw error;
+        }
         if (isTransient(error)) counts.transient += 1;
         else counts.rateLimited += 1;
         await sleep(delay, spec.signal);
         if (isTransient(error) && spec.recover) {
-          const created = await spec.recover(startedAt);
+          const created = await spec.recover(firstStartedAt);
           if (created !== undefined) return created;
         }
       }
@@ -146,6 +156,8 @@ export class HttpCore {
     info: RequestInfo,
     streaming: boolean,
   ): Promise<Dispatcher.ResponseData> {
+    // Serialized before a rate-limit slot is taken: a body that cannot be sent must not hold one.
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const release = await this.limiter.acquire(spec.signal);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.config.apiKey}`,
@@ -154,11 +166,7 @@ export class HttpCore {
       ...spec.headers,
     };
     if (this.config.teamId) headers["x-team-id"] = this.config.teamId;
-    let body: string | undefined;
-    if (spec.body !== undefined) {
-      body = JSON.stringify(spec.body);
-      headers["content-type"] = "application/json";
-    }
+    if (body !== undefined) headers["content-type"] = "application/json";
     const timeout = AbortSignal.timeout(this.config.timeoutMs);
     const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
     let response: Dispatcher.ResponseData;

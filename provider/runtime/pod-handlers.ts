@@ -18,6 +18,7 @@ import {
   DEFAULT_READY_TIMEOUT_SECONDS,
   diffPod,
   factsFromPod,
+  factsOf,
   refreshedInputs,
   toCreateRequest,
   updateRequest,
@@ -185,7 +186,8 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   if (onlyProviderSettings && wasRunning === wantsRunning) {
     // A new provider build or a provider-only setting on a settled pod: nothing to ask the
     // service. (A pod recorded mid-failure is not settled: it goes on to converge below.)
-    return { outs: plain({ ...previous, ...inputs }) as unknown as Props };
+    // The new inputs replace the old ones whole (a removed setting must not linger).
+    return { outs: plain({ ...factsOf(previous), ...inputs }) as unknown as Props };
   }
   const api = client();
   let pod = await api.pods.get(id);
@@ -206,8 +208,13 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
       if (pod.locked) report("pod", inputs.name, "globalNetworking changes when the pod next starts (it is locked, so it is not restarted now)");
       else pod = (await api.pods.restart(id)) ?? pod;
     }
+    // Stopping a locked pod is refused; the user asked for the stop, so the lock steps aside
+    // for it and comes back after.
+    const stopNeeded = !wantsRunning && ACTIVE.includes(pod.status);
+    const relock = pod.locked && stopNeeded;
+    if (relock) pod = await api.pods.update(id, { locked: false });
     pod = await converge(inputs, pod);
-    if (lockAfter) pod = await api.pods.update(id, { locked: true });
+    if (lockAfter || (relock && (inputs.locked ?? false))) pod = await api.pods.update(id, { locked: true });
   } catch (error) {
     if (error instanceof WaitFailed) throw partial(inputs, news[PROVIDER_KEY], error.pod ?? pod, previous, error);
     throw error;

@@ -133,6 +133,12 @@ export function inputsOf(outputs: Partial<PodOutputs>): PodInputs {
   return out as unknown as PodInputs;
 }
 
+/** The live facts part of recorded outputs (everything that is not a desired input). */
+export function factsOf(outputs: Partial<PodOutputs>): Partial<PodFacts> {
+  const inputKeys = new Set<string>(INPUT_KEYS);
+  return Object.fromEntries(Object.entries(outputs).filter(([key]) => !inputKeys.has(key) && key !== "__provider")) as Partial<PodFacts>;
+}
+
 const INPUT_KEYS: Array<keyof PodInputs> = [
   ...CREATE_FIELDS,
   "locked",

@@ -72,7 +72,8 @@ export class Pods {
         const settled: Record<PodActionName, string[]> = {
           start: ["STARTING", "RUNNING"],
           stop: ["EXITED"],
-          restart: ["STARTING", "RUNNING"],
+          // RUNNING is also the status before a restart: only STARTING proves it happened.
+          restart: ["STARTING"],
           terminate: ["TERMINATED"],
         };
         return settled[action].includes(pod.status) ? pod : undefined;

@@ -121,6 +121,19 @@ describe("Pod update, read and delete", () => {
     expect(started.outs).toMatchObject({ status: "RUNNING", dataCenterId: outs.dataCenterId });
   });
 
+  it("stops a locked pod when asked (the lock steps aside and comes back); a removed setting leaves no perpetual diff", async () => {
+    const { id, inputs, outs } = await createPod({ name: "locked", image: "i", gpu: { id: GPU.a5000 }, locked: true, readyTimeoutSeconds: 300 });
+    const stopped = await runtime.pod.update(id, outs, { ...inputs, desiredState: "STOPPED" });
+    expect(stopped.outs).toMatchObject({ status: "EXITED", locked: true });
+
+    const { readyTimeoutSeconds: _removed, ...withoutTimeout } = inputs;
+    void _removed;
+    const next = { ...withoutTimeout, desiredState: "STOPPED" };
+    const updated = await runtime.pod.update(id, recorded(stopped.outs), next);
+    expect(updated.outs.readyTimeoutSeconds).toBeUndefined();
+    expect((await runtime.pod.diff(id, recorded(updated.outs), next)).changes).toBe(false);
+  });
+
   it("refresh: no drift leaves the inputs as they were; a pod stopped behind the stack's back shows desiredState STOPPED", async () => {
     const { id, inputs, outs } = await createPod({ name: "drift", image: "i", gpu: { id: GPU.a5000 }, cmd: ["python", "serve.py"] });
     const clean = await runtime.pod.read(id, outs);

@@ -116,6 +116,19 @@ describe("duplicate-safe create", () => {
     }
   });
 
+  it("still recovers when the retries run out: the last lost answer may have created the pod", async () => {
+    const { server, pods } = await lossyService("500");
+    const client = clientFor(server, { maxRetries: 0 });
+    try {
+      const pod = await client.pods.create({ name: "trainer-last", image: "img", gpu: { id: "A" } });
+      expect(pod.id).toBe("pod-1");
+      expect(pods).toHaveLength(1);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it("does not adopt an older pod that merely shares the name", async () => {
     const old = podBody({ id: "pod-old", name: "same", createdAt: new Date(Date.now() - 3_600_000).toISOString() });
     let posts = 0;
