@@ -4,18 +4,12 @@
  * violation wording is the same as everywhere else.
  */
 import { z } from "zod";
-import { PersistentMount, majorMinor, portSpec, stringMap } from "../sdk/schemas";
+import { PersistentMount, containerFields, majorMinor } from "../sdk/schemas";
 
 const templateFields = {
+  ...containerFields,
   name: z.string().min(1),
   image: z.string().min(1),
-  args: z.string(),
-  cmd: z.array(z.string()),
-  entrypoint: z.array(z.string()),
-  disk: z.int().min(1),
-  env: stringMap,
-  ports: z.array(portSpec),
-  registry: z.string().nullable(),
   // Templates support only a persistent mount; `network` is an unknown property (422).
   mounts: z.strictObject({ persistent: PersistentMount.optional() }),
   serverless: z.boolean(),

@@ -44,6 +44,15 @@ export interface RequestSpec<T> {
   signal?: AbortSignal;
 }
 
+/**
+ * What a create attempt that began at `attemptStartedAtServerMs` may have made: an item of the
+ * same name created since then. `Date` headers have one-second resolution, so the server-clock
+ * estimate is allowed that much (and a little) of slack.
+ */
+export function createdByAttempt<T extends { name: string; createdAt: string }>(items: T[], name: string, attemptStartedAtServerMs: number): T | undefined {
+  return items.find((item) => item.name === name && Date.parse(item.createdAt) >= attemptStartedAtServerMs - 1500);
+}
+
 export interface StreamSpec {
   path: string;
   query?: Record<string, QueryValue>;

@@ -1,5 +1,5 @@
 /** Pods: create (duplicate-safe), read, list, update, actions, delete, logs. */
-import type { HttpCore } from "../http";
+import { createdByAttempt, type HttpCore } from "../http";
 import { streamLogs, type LogStreamOptions } from "../logs";
 import { ListPodsResponse, Pod, type CreatePodRequest, type PodActionName, type UpdatePodRequest } from "../schemas";
 import { assertValid, createPodViolations, updatePodViolations } from "../validate";
@@ -22,8 +22,7 @@ export class Pods {
       signal: options.signal,
       recover: async (attemptStartedAt) => {
         const pods = await this.list({ signal: options.signal });
-        // Date headers have one-second resolution: allow that much before the attempt began.
-        return pods.find((pod) => pod.name === request.name && Date.parse(pod.createdAt) >= attemptStartedAt - 1500);
+        return createdByAttempt(pods, request.name, attemptStartedAt);
       },
     });
   }

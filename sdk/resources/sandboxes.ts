@@ -1,5 +1,5 @@
 /** Sandboxes: create (duplicate-safe), get, list, idle timeout, extend, delete, logs. */
-import type { HttpCore } from "../http";
+import { createdByAttempt, type HttpCore } from "../http";
 import { streamLogs, type LogStreamOptions } from "../logs";
 import { ListSandboxesResponse, Sandbox, type CreateSandboxRequest, type SandboxState } from "../schemas";
 import { assertValid, createSandboxRequestViolations } from "../validate";
@@ -24,7 +24,7 @@ export class Sandboxes {
       signal: options.signal,
       recover: async (attemptStartedAt) => {
         const sandboxes = await this.list({ signal: options.signal });
-        return sandboxes.find((s) => s.name === request.name && Date.parse(s.createdAt) >= attemptStartedAt - 1500);
+        return createdByAttempt(sandboxes, request.name, attemptStartedAt);
       },
     });
   }

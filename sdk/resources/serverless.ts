@@ -1,5 +1,5 @@
 /** Serverless endpoints (create and read; the Hub's deploy target). */
-import type { HttpCore } from "../http";
+import { createdByAttempt, type HttpCore } from "../http";
 import { CreateEndpointRequest, Endpoint, ListEndpointsResponse, createEndpointViolations, parseWire } from "../schemas";
 import { assertValid } from "../validate";
 
@@ -17,7 +17,7 @@ export class Serverless {
       signal: options.signal,
       recover: async (attemptStartedAt) => {
         const endpoints = await this.list(options);
-        return endpoints.find((e) => e.name === request.name && Date.parse(e.createdAt) >= attemptStartedAt - 1500);
+        return createdByAttempt(endpoints, request.name, attemptStartedAt);
       },
     });
   }

@@ -8,7 +8,8 @@ import { Cloud, dateTime, majorMinor, portSpec, stringMap } from "./common";
 
 const isPowerOfTwo = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
 
-const containerFields = {
+/** The container configuration shared by pods, templates and serverless endpoints. */
+export const containerFields = {
   image: z.string(),
   args: z.string(),
   cmd: z.array(z.string()),
