@@ -1,0 +1,121 @@
+/**
+ * The owner mark: which stack resource a pod or sandbox belongs to, written on the resource
+ * itself when it is created, so that a create that runs again after an interrupted `up` (a
+ * killed CLI, a crashed provider host, a cancelled CI job) finds what the first attempt made
+ * instead of making a second one, and so that `compute ps` can tell managed resources from
+ * strays.
+ *
+ * Where it is written: pods have no labels, so an environment variable (`env` is returned by
+ * every pod read, survives updates because the provider carries unmanaged keys over, and is
+ * harmless inside the container); sandboxes carry a label (immutable, and the list filters by
+ * it exactly).
+ *
+ * The value: `<base>-<generation>[+<spec>]:<project>/<stack>/<resource name>`.
+ * - `base` (24 hex) names the stack resource: a hash of organization, project, stack, URN and a
+ *   per-stack salt. Two stacks, or two resources of one stack, never share it.
+ * - `generation` (12 hex) tells apart the successive resources one stack resource has had: a
+ *   replacement must never adopt the resource it replaces. It is `000000000000` for the first
+ *   create of a resource that is not in the state, and advances (a hash of the previous one)
+ *   each time the provider checks a resource that is: so a replacement's create carries a
+ *   generation that no earlier resource of the same base carries. The reasoning is in
+ *   docs/provider.md ("Interrupted runs").
+ * - `spec` (8 hex) is a hash of the settings the resource was created from: a resource left
+ *   behind with other settings than the ones now wanted is not adopted as if it matched.
+ * The identity parts come first, so a service that cuts long values keeps them.
+ */
+import { createHash } from "node:crypto";
+
+/** Environment variable of a pod that carries the owner mark. */
+export const POD_OWNER_ENV = "PULUMI_COMPUTE_OWNER";
+/** Label of a sandbox that carries the owner mark. */
+export const SANDBOX_OWNER_LABEL = "pulumi-compute/owner";
+
+export interface OwnerIdentity {
+  /** Pulumi organization (the file backend's is `organization`). */
+  organization: string;
+  project: string;
+  stack: string;
+  /** The resource's URN: unique within the stack (it includes the parent type chain). */
+  urn: string;
+  /**
+   * Something random per stack, shared by everyone who runs that stack and by no other stack
+   * of the same name in another backend (for example the stack's secrets salt). Empty when
+   * none is known: then organization, project and stack must be unique against the account.
+   */
+  salt: string;
+}
+
+const FIRST_GENERATION = "000000000000";
+const MARK = /^([0-9a-f]{24})-([0-9a-f]{12})(?:\+([0-9a-f]{8}))?(?::(.*))?$/s;
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** The first-generation mark of one stack resource; the same inputs always give the same mark. */
+export function ownerMark(identity: OwnerIdentity): string {
+  const base = sha256(JSON.stringify([identity.organization, identity.project, identity.stack, identity.urn, identity.salt])).slice(0, 24);
+  const name = identity.urn.slice(identity.urn.lastIndexOf("::") + 2);
+  return `${base}-${FIRST_GENERATION}:${identity.project}/${identity.stack}/${name}`;
+}
+
+export interface ParsedOwnerMark {
+  /** The stack resource: every generation of it shares this. */
+  base: string;
+  generation: string;
+  /** Hash of the settings it was created from, when the mark carries one. */
+  spec?: string;
+  /** `base-generation`: two marks name the same resource generation when these are equal. */
+  key: string;
+  /** `project/stack/name`, for people; empty when the service cut it off. */
+  label: string;
+}
+
+/** Reads a mark; undefined for a value that is not one (a user's own variable of that name). */
+export function parseOwnerMark(value: string | null | undefined): ParsedOwnerMark | undefined {
+  if (typeof value !== "string") return undefined;
+  const match = MARK.exec(value);
+  if (!match) return undefined;
+  const [, base, generation, spec, label] = match as unknown as [string, string, string, string | undefined, string | undefined];
+  return { base, generation, spec, key: `${base}-${generation}`, label: label ?? "" };
+}
+
+/** Whether a mark is a first generation (its resource was not in the state when checked). */
+export function isFirstGeneration(mark: string): boolean {
+  return parseOwnerMark(mark)?.generation === FIRST_GENERATION;
+}
+
+/** The mark of the next resource of the same stack resource. */
+export function nextGeneration(mark: string): string {
+  const parsed = parseOwnerMark(mark);
+  if (!parsed) return mark;
+  const generation = sha256(`${parsed.base}-${parsed.generation}`).slice(0, 12);
+  return `${parsed.base}-${generation}:${parsed.label}`;
+}
+
+/** The mark written on a resource: the generation's mark plus the hash of its settings. */
+export function withSpec(mark: string, settings: unknown): string {
+  const parsed = parseOwnerMark(mark);
+  if (!parsed) return mark;
+  return `${parsed.key}+${sha256(canonicalJson(settings)).slice(0, 8)}:${parsed.label}`;
+}
+
+/** JSON with object keys sorted, so the same settings always hash the same. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** Whether two marks name the same resource generation (the spec and the label do not count). */
+export function sameOwner(a: string | null | undefined, b: string | null | undefined): boolean {
+  const left = parseOwnerMark(a);
+  const right = parseOwnerMark(b);
+  return left !== undefined && right !== undefined && left.key === right.key;
+}
+
+/** The owner mark of a pod or sandbox as read from the service, if it has one. */
+export function ownerOf(resource: { env?: Record<string, string> | null; labels?: Record<string, string> | null }): ParsedOwnerMark | undefined {
+  return parseOwnerMark(resource.env?.[POD_OWNER_ENV] ?? resource.labels?.[SANDBOX_OWNER_LABEL]);
+}
