@@ -38,8 +38,8 @@ export class ComputeClient {
     this.networkVolumes = new NetworkVolumes(this.http);
     this.account = new Account(this.http);
     const watch: WatcherOptions = { quotaSpacingMs: () => this.http.pollSpacingMs(), ...options.watch };
-    this.podWatcher = new Watcher<Pod>({ getOne: (id) => this.pods.get(id), listAll: () => this.pods.list({ includeClusterPods: false }) }, watch);
-    this.sandboxWatcher = new Watcher<Sandbox>({ getOne: (id) => this.sandboxes.get(id), listAll: () => this.sandboxes.list() }, watch);
+    this.podWatcher = new Watcher<Pod>({ getOne: (id) => this.pods.get(id), listAll: () => this.pods.page({ includeClusterPods: false }) }, watch);
+    this.sandboxWatcher = new Watcher<Sandbox>({ getOne: (id) => this.sandboxes.get(id), listAll: () => this.sandboxes.page() }, watch);
   }
 
   /**

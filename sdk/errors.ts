@@ -68,6 +68,27 @@ export class ResponseValidationError extends ComputeError {
   }
 }
 
+/**
+ * A create the service accepted (2xx) whose answer could not be read, nor the resource read
+ * back by the id the answer carried. The resource exists and is billed: callers must record
+ * `resourceId` (a partial failure), never create it again.
+ */
+export class CreatedButUnreadableError extends ResponseValidationError {
+  static override readonly brand: string = "CreatedButUnreadableError";
+  constructor(
+    request: RequestInfo,
+    readonly resourceId: string,
+    violations: string[],
+    options?: { cause?: unknown },
+  ) {
+    super(request, violations);
+    if (options?.cause !== undefined) Object.defineProperty(this, "cause", { value: options.cause, enumerable: false, writable: true, configurable: true });
+    this.message =
+      `${request.method} ${request.path} created ${resourceId}, but neither the answer nor a read of ${resourceId} could be read:\n` +
+      violations.map((v) => `  - ${v}`).join("\n");
+  }
+}
+
 export interface ApiErrorFields {
   status: number;
   title: string;

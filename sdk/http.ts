@@ -10,6 +10,7 @@ import { resolveConfig, type ClientOptions, type ResolvedConfig } from "./config
 import {
   ComputeError,
   ConnectionError,
+  CreatedButUnreadableError,
   ResponseValidationError,
   TimeoutError,
   errorFromResponse,
@@ -19,6 +20,7 @@ import {
 import { sharedRateLimiter, type RateLimiter } from "./rate-limit";
 import { parseRetryAfter, retryDelay, sleep } from "./retry";
 import { parseWire } from "./schemas/issues";
+import type { SetAside } from "./schemas/reading";
 
 export type QueryValue = string | number | boolean | string[] | undefined;
 
@@ -40,6 +42,12 @@ export interface RequestSpec<T> {
    * the create is not sent twice.
    */
   recover?: (attemptStartedAtServerMs: number) => Promise<T | undefined>;
+  /**
+   * For a create: reads the resource by id. Used once when the service answered 2xx but its
+   * body could not be read (not JSON, or not the schema) and still carried an `id`: the
+   * resource exists, so it is read rather than created again.
+   */
+  readBack?: (id: string) => Promise<T>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
 }
@@ -51,6 +59,34 @@ export interface RequestSpec<T> {
  */
 export function createdByAttempt<T extends { name: string; createdAt: string }>(items: T[], name: string, attemptStartedAtServerMs: number): T | undefined {
   return items.find((item) => item.name === name && Date.parse(item.createdAt) >= attemptStartedAtServerMs - 1500);
+}
+
+/**
+ * `createdByAttempt` over a list read tolerantly. When no readable item matches but one the
+ * list set aside could be it (same name, or no readable name), the create is not sent again:
+ * a second pod is worse than an error, so the unreadable item is reported instead.
+ */
+export function createdByAttemptIn<T extends { name: string; createdAt: string }>(
+  page: { items: T[]; setAside: SetAside[] },
+  name: string,
+  attemptStartedAtServerMs: number,
+  listed: RequestInfo,
+): T | undefined {
+  const found = createdByAttempt(page.items, name, attemptStartedAtServerMs);
+  if (found !== undefined) return found;
+  const suspects = page.setAside.filter((item) => item.name === undefined || item.name === name);
+  if (suspects.length > 0) throw new ResponseValidationError(listed, suspects.flatMap((item) => item.violations));
+  return undefined;
+}
+
+type Unreadable = { ok: false; error: ResponseValidationError; body: unknown };
+type Attempt<T> = { ok: true; value: T } | Unreadable;
+
+/** The `id` of a body that could not be read as a whole, when it has a usable one. */
+function idIn(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const id = (body as { id?: unknown }).id;
+  return typeof id === "string" && id.length > 0 ? id : undefined;
 }
 
 export interface StreamSpec {
@@ -100,15 +136,15 @@ export class HttpCore {
     // a slow service can create the resource for attempt 1 after attempt 2 has begun.
     const firstStartedAt = this.serverNow();
     for (;;) {
+      let outcome: Attempt<T>;
       try {
-        return await this.attempt(spec, info);
+        outcome = await this.attempt(spec, info);
       } catch (error) {
         const delay = retryDelay(error, counts, this.config);
         const resendable = idempotent || spec.recover !== undefined || !isTransient(error);
-        const mayHaveLanded = isTransient(error) || error instanceof ResponseValidationError;
         if (delay === undefined || !resendable) {
           // Out of retries: a create whose last answer was lost may still have landed.
-          if (spec.recover && mayHaveLanded) {
+          if (spec.recover && isTransient(error)) {
             const created = await spec.recover(firstStartedAt).catch(() => undefined);
             if (created !== undefined) return created;
           }
@@ -121,8 +157,35 @@ export class HttpCore {
           const created = await spec.recover(firstStartedAt);
           if (created !== undefined) return created;
         }
+        continue;
+      }
+      if (outcome.ok) return outcome.value;
+      return this.settleUnreadable(spec, info, outcome, firstStartedAt);
+    }
+  }
+
+  /**
+   * A 2xx whose body cannot be read. For a read, that is the error. For a create (or an action)
+   * the service acted, so nothing is ever sent again: the resource is read back by the id the
+   * body carries (`readBack`), else looked for by name (`recover`), else reported — as
+   * `CreatedButUnreadableError` with the id whenever an id was readable.
+   */
+  private async settleUnreadable<T>(spec: RequestSpec<T>, info: RequestInfo, outcome: Unreadable, firstStartedAt: number): Promise<T> {
+    const id = idIn(outcome.body);
+    if (id !== undefined && spec.readBack) {
+      try {
+        return await spec.readBack(id);
+      } catch (cause) {
+        const more =
+          cause instanceof ResponseValidationError ? cause.violations : [`(read back): ${cause instanceof Error ? cause.message : String(cause)}`];
+        throw new CreatedButUnreadableError(info, id, [...outcome.error.violations, ...more], { cause });
       }
     }
+    if (spec.recover) {
+      const created = await spec.recover(firstStartedAt).catch(() => undefined);
+      if (created !== undefined) return created;
+    }
+    throw outcome.error;
   }
 
   /** Opens a streaming GET (Server-Sent Events); errors are mapped exactly as for `request`. */
@@ -136,11 +199,12 @@ export class HttpCore {
     return { body: response.body, request: info };
   }
 
-  private async attempt<T>(spec: RequestSpec<T>, info: RequestInfo): Promise<T> {
+  /** One exchange: throws what failed on the way, returns a readable or an unreadable 2xx body. */
+  private async attempt<T>(spec: RequestSpec<T>, info: RequestInfo): Promise<Attempt<T>> {
     const response = await this.send(spec, info, false);
     if (response.statusCode === 204 || spec.schema === undefined) {
       await response.body.dump();
-      return undefined as T;
+      return { ok: true, value: undefined as T };
     }
     let text: string;
     try {
@@ -151,12 +215,13 @@ export class HttpCore {
     let json: unknown;
     try {
       json = JSON.parse(text);
-    } catch (cause) {
-      throw new ResponseValidationError(info, [`(body): is not JSON (${(cause as Error).message})`]);
+    } catch {
+      // Not the parser's message: it quotes the body, which may hold secrets (pod env).
+      return { ok: false, body: undefined, error: new ResponseValidationError(info, ["(body): is not JSON"]) };
     }
     const parsed = parseWire(spec.schema, json);
-    if (!parsed.ok) throw new ResponseValidationError(info, parsed.violations);
-    return parsed.value;
+    if (!parsed.ok) return { ok: false, body: json, error: new ResponseValidationError(info, parsed.violations) };
+    return { ok: true, value: parsed.value };
   }
 
   /** Sends one attempt; resolves with a 2xx response, otherwise throws the mapped error. */

@@ -10,7 +10,12 @@ import { sleep } from "./retry";
 
 export interface WatchSource<T extends { id: string }> {
   getOne(id: string): Promise<T>;
-  listAll(): Promise<T[]>;
+  /**
+   * Every item; optionally with the ids of items the list could not read (`setAside`). An
+   * awaited item set aside is read by id, so its waiter learns why it cannot be read rather
+   * than, after a few ticks, that it "no longer exists".
+   */
+  listAll(): Promise<T[] | { items: T[]; setAside: Array<{ id?: string }> }>;
 }
 
 interface Waiter<T> {
@@ -128,7 +133,19 @@ export class Watcher<T extends { id: string }> {
         });
         items = new Map(one ? [[one.id, one]] : []);
       } else {
-        items = new Map((await this.source.listAll()).map((item) => [item.id, item]));
+        const listed = await this.source.listAll();
+        const all = Array.isArray(listed) ? listed : listed.items;
+        items = new Map(all.map((item) => [item.id, item]));
+        const unreadable = new Set(Array.isArray(listed) ? [] : listed.setAside.map((entry) => entry.id));
+        for (const waiter of waiting) {
+          if (!unreadable.has(waiter.id)) continue;
+          // Its reason (or the item, if a single read does parse) comes from the read by id.
+          const one = await this.source.getOne(waiter.id).catch((error) => {
+            if (!(error instanceof NotFoundError)) waiter.reject(error);
+            return undefined;
+          });
+          if (one) items.set(one.id, one);
+        }
       }
     } catch (error) {
       // The request path already retried; a failure here is final for everyone waiting.
@@ -137,6 +154,7 @@ export class Watcher<T extends { id: string }> {
     }
     let changed = false;
     for (const waiter of waiting) {
+      if (!this.waiters.has(waiter)) continue; // settled during this tick
       const item = items.get(waiter.id);
       if (!item) {
         waiter.misses += 1;

@@ -1,5 +1,5 @@
 /** Serverless endpoints (create and read; the Hub's deploy target). */
-import { createdByAttempt, type HttpCore } from "../http";
+import { createdByAttemptIn, type HttpCore } from "../http";
 import { CreateEndpointRequest, Endpoint, ListEndpointsResponse, createEndpointViolations, parseWire } from "../schemas";
 import { assertValid } from "../validate";
 
@@ -15,13 +15,16 @@ export class Serverless {
       body: request,
       schema: Endpoint,
       signal: options.signal,
+      readBack: (id) => this.get(id, options),
       recover: async (attemptStartedAt) => {
-        const endpoints = await this.list(options);
-        return createdByAttempt(endpoints, request.name, attemptStartedAt);
+        const response = await this.http.request({ method: "GET", path: "/v2/serverless", schema: ListEndpointsResponse, signal: options.signal });
+        const page = { items: response.endpoints, setAside: response.setAside };
+        return createdByAttemptIn(page, request.name, attemptStartedAt, { method: "GET", path: "/v2/serverless" });
       },
     });
   }
 
+  /** Every endpoint the SDK can read; one it cannot read does not hide the others. */
   async list(options: { signal?: AbortSignal } = {}) {
     const response = await this.http.request({ method: "GET", path: "/v2/serverless", schema: ListEndpointsResponse, signal: options.signal });
     return response.endpoints;

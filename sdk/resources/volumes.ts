@@ -13,7 +13,9 @@ export class NetworkVolumes {
       schema: NetworkVolume,
       signal: options.signal,
       // Volumes carry no creation time, so a lost answer cannot be told apart from an older
-      // volume of the same name: a failed create is reported, never sent twice.
+      // volume of the same name: a failed create is reported, never sent twice. An answer that
+      // cannot be read but names the volume's id is read back by that id.
+      readBack: (id) => this.get(id, options),
     });
   }
 

@@ -1,25 +1,48 @@
-/** Catalog listings (GPU types, data centers, CPU flavors, public templates), after the reference OpenAPI. */
+/**
+ * Catalog listings (GPU types, data centers, CPU flavors, public templates), after the reference
+ * OpenAPI, read tolerantly (reading.ts). The v2 document only says a data center has `id` and
+ * `gpuAvailability` entries of `{id, availability}`, so everything else of a data center is
+ * derived or defaulted; the other types require what the product shows or decides on.
+ */
 import { z } from "zod";
 import { AvailabilityLevel, stringMap } from "./common";
+import { openEnum, optional, orNull, tolerantList, withDefault } from "./reading";
 
-const NamedAvailability = z.looseObject({ id: z.string(), name: z.string().optional(), availability: AvailabilityLevel });
+const LEVELS = new Set<string>(AvailabilityLevel.options);
 
-export const GpuType = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  pool: z.string().nullable(),
-  manufacturer: z.enum(["NVIDIA", "AMD", "UNKNOWN"]),
-  memory: z.int(),
-  secure: z.boolean(),
-  community: z.boolean(),
-  price: z.looseObject({ secure: z.number(), community: z.number(), serverless: z.number().optional() }),
-  maxCount: z.looseObject({ secure: z.int(), community: z.int() }),
-  availability: AvailabilityLevel.optional(),
-  dataCenters: z.array(NamedAvailability).optional(),
-  cudaVersions: z.array(z.looseObject({ version: z.string(), available: z.boolean() })).optional(),
-});
-export type GpuType = z.infer<typeof GpuType>;
-export const ListGpuTypesResponse = z.looseObject({ gpus: z.array(GpuType) });
+/**
+ * `[{id, name?, availability}]`. An entry whose level this SDK does not know is dropped: the
+ * resource then counts as unlisted, which placement skips exactly like `NONE` (a level it
+ * cannot rank is not a reason to spend a create on it), and the rest of the list still reads.
+ */
+const availabilityList = z
+  .array(z.looseObject({ id: z.string(), name: optional(z.string()), availability: z.string() }))
+  .transform((entries) =>
+    entries.filter((e): e is typeof e & { availability: AvailabilityLevel } => LEVELS.has(e.availability)),
+  );
+
+/** An overall level this SDK does not know reads as absent (the request's answer is "unknown"). */
+const overallAvailability = optional(openEnum(AvailabilityLevel.options, undefined));
+
+export const GpuType = z
+  .looseObject({
+    id: z.string(),
+    name: optional(z.string()),
+    pool: orNull(z.string()),
+    // The enum has its own catch-all: a manufacturer this SDK does not know is UNKNOWN.
+    manufacturer: withDefault(openEnum(["NVIDIA", "AMD", "UNKNOWN"] as const, "UNKNOWN" as const), () => "UNKNOWN" as const),
+    memory: z.int(),
+    secure: z.boolean(),
+    community: z.boolean(),
+    price: z.looseObject({ secure: z.number(), community: z.number(), serverless: optional(z.number()) }),
+    maxCount: z.looseObject({ secure: z.int(), community: z.int() }),
+    availability: overallAvailability,
+    dataCenters: optional(availabilityList),
+    cudaVersions: optional(z.array(z.looseObject({ version: z.string(), available: z.boolean() }))),
+  })
+  .transform((gpu) => ({ ...gpu, name: gpu.name ?? gpu.id }));
+export type GpuType = z.output<typeof GpuType>;
+export const ListGpuTypesResponse = tolerantList("gpus", GpuType);
 
 export const DataCenterRegion = z.enum([
   "NORTH_AMERICA",
@@ -33,48 +56,54 @@ export const DataCenterRegion = z.enum([
   "UNKNOWN",
 ]);
 
-export const DataCenter = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  region: DataCenterRegion,
-  globalNetwork: z.boolean(),
-  networkVolumeTypes: z.array(z.string()),
-  compliance: z.array(z.string()),
-  gpuAvailability: z.array(NamedAvailability).optional(),
-  cpuAvailability: z.array(NamedAvailability).optional(),
-});
-export type DataCenter = z.infer<typeof DataCenter>;
-export const ListDataCentersResponse = z.looseObject({ dataCenters: z.array(DataCenter) });
+export const DataCenter = z
+  .looseObject({
+    id: z.string(),
+    name: optional(z.string()),
+    region: withDefault(openEnum(DataCenterRegion.options, "UNKNOWN" as const), () => "UNKNOWN" as const),
+    // Absent: not known to offer it, so global-networking placement does not pick it.
+    globalNetwork: withDefault(z.boolean(), () => false),
+    networkVolumeTypes: withDefault(z.array(z.string()), () => []),
+    compliance: withDefault(z.array(z.string()), () => []),
+    gpuAvailability: optional(availabilityList),
+    cpuAvailability: optional(availabilityList),
+  })
+  .transform((dc) => ({ ...dc, name: dc.name ?? dc.id }));
+export type DataCenter = z.output<typeof DataCenter>;
+export const ListDataCentersResponse = tolerantList("dataCenters", DataCenter);
 
-export const CpuType = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  group: z.string(),
-  vcpu: z.looseObject({ min: z.int(), max: z.int() }),
-  ramGbPerVcpu: z.number(),
-  price: z.looseObject({ securePerVcpu: z.number(), serverlessPerVcpu: z.number() }),
-  availability: AvailabilityLevel.optional(),
-  dataCenters: z.array(NamedAvailability).optional(),
-});
-export type CpuType = z.infer<typeof CpuType>;
-export const ListCpuTypesResponse = z.looseObject({ cpus: z.array(CpuType) });
+export const CpuType = z
+  .looseObject({
+    id: z.string(),
+    name: optional(z.string()),
+    group: withDefault(z.string(), () => ""),
+    vcpu: z.looseObject({ min: z.int(), max: z.int() }),
+    ramGbPerVcpu: z.number(),
+    price: z.looseObject({ securePerVcpu: z.number(), serverlessPerVcpu: optional(z.number()) }),
+    availability: overallAvailability,
+    dataCenters: optional(availabilityList),
+  })
+  .transform((cpu) => ({ ...cpu, name: cpu.name ?? cpu.id }));
+export type CpuType = z.output<typeof CpuType>;
+export const ListCpuTypesResponse = tolerantList("cpus", CpuType);
 
 export const Template = z.looseObject({
   id: z.string(),
   name: z.string(),
   image: z.string(),
-  args: z.string().optional(),
-  disk: z.int().optional(),
-  env: stringMap.optional(),
-  ports: z.array(z.string()).optional(),
-  registry: z.string().nullable().optional(),
-  mounts: z.looseObject({ persistent: z.looseObject({ size: z.int(), path: z.string() }).optional() }).optional(),
-  serverless: z.boolean(),
-  public: z.boolean(),
-  category: z.enum(["CPU", "NVIDIA", "AMD"]),
-  startSsh: z.boolean(),
-  startJupyter: z.boolean(),
-  allowedCudaVersions: z.array(z.string()),
+  args: optional(z.string()),
+  disk: optional(z.int()),
+  env: optional(stringMap),
+  ports: optional(z.array(z.string())),
+  registry: orNull(z.string()),
+  mounts: optional(z.looseObject({ persistent: optional(z.looseObject({ size: z.int(), path: z.string() })) })),
+  serverless: withDefault(z.boolean(), () => false),
+  public: withDefault(z.boolean(), () => false),
+  // Display only: a category this SDK does not know reads as absent.
+  category: optional(openEnum(["CPU", "NVIDIA", "AMD"] as const, undefined)),
+  startSsh: withDefault(z.boolean(), () => false),
+  startJupyter: withDefault(z.boolean(), () => false),
+  allowedCudaVersions: withDefault(z.array(z.string()), () => []),
 });
-export type Template = z.infer<typeof Template>;
-export const ListTemplatesResponse = z.looseObject({ templates: z.array(Template) });
+export type Template = z.output<typeof Template>;
+export const ListTemplatesResponse = tolerantList("templates", Template);

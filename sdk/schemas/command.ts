@@ -93,3 +93,18 @@ export function storedArgs(fields: CommandFields): { args?: string; conflict?: s
   }
   return { args: encodeCommand(fromArrays ?? {}) };
 }
+
+/**
+ * A create request with its exec-form arrays folded into the one stored `args` string. Both
+ * documents accept `args`; only the v2 document accepts `cmd`/`entrypoint` (the public create
+ * schema is closed without them), and on create an omitted half means "none", so the two forms
+ * are the same command. A request whose `args` and arrays disagree is left as written: the
+ * service reports that conflict itself.
+ */
+export function createWithStoredArgs<T extends CommandFields>(request: T): Omit<T, "cmd" | "entrypoint"> {
+  if (request.cmd === undefined && request.entrypoint === undefined) return request;
+  const stored = storedArgs(request);
+  if (stored.conflict) return request;
+  const { cmd: _cmd, entrypoint: _entrypoint, ...rest } = request;
+  return { ...rest, args: stored.args };
+}

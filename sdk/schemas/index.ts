@@ -4,6 +4,8 @@
  */
 export * from "./common";
 export * from "./issues";
+// The tolerant-reading helpers stay internal; only the shape of what a list sets aside is public.
+export type { SetAside, TolerantList } from "./reading";
 export * from "./command";
 export * from "./pods";
 export * from "./pod-rules";

@@ -1,10 +1,13 @@
 /**
  * Pod wire shapes: the create and update requests with every 422 rule of the contract, and the
- * Pod response. Request schemas are strict (unknown properties are violations); response
- * schemas are loose, so a field the service adds later does not break old clients.
+ * Pod response. Request schemas are strict (unknown properties are violations); the response
+ * is read tolerantly (reading.ts), so a body either document allows, or a member the service
+ * adds later, never breaks a client.
  */
 import { z } from "zod";
+import { decodeCommand } from "./command";
 import { Cloud, dateTime, majorMinor, portSpec, stringMap } from "./common";
+import { openEnum, optional, orNull, tolerantList, withDefault } from "./reading";
 
 const isPowerOfTwo = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
 
@@ -100,72 +103,105 @@ export const PodActionRequest = z.strictObject({ action: PodActionName });
 const SshEndpoint = z.looseObject({ host: z.string(), port: z.int(), username: z.string(), command: z.string() });
 export type PodSshEndpoint = z.infer<typeof SshEndpoint>;
 
-export const Pod = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  status: PodStatus,
-  actions: z.array(PodActionName),
-  image: z.string(),
-  args: z.string(),
-  cmd: z.array(z.string()),
-  entrypoint: z.array(z.string()),
-  disk: z.int(),
-  mounts: z.looseObject({
-    persistent: z.looseObject({ size: z.int(), path: z.string() }).optional(),
-    network: z.array(z.looseObject({ volumeId: z.string(), path: z.string() })).optional(),
-    global: z.array(z.looseObject({ volumeId: z.string(), path: z.string() })).optional(),
-  }),
-  ports: z.array(z.string()),
-  env: stringMap,
-  registry: z.string().nullable(),
-  gpu: z
-    .looseObject({ id: z.string(), count: z.int(), vcpuCount: z.number(), memory: z.number() })
-    .optional(),
-  cpu: z.looseObject({ id: z.string(), vcpuCount: z.int(), memory: z.int() }).optional(),
-  cloud: Cloud,
-  dataCenterId: z.string().nullable(),
-  cudaVersion: z.string().nullable(),
-  ssh: z.looseObject({ proxy: SshEndpoint.nullable(), direct: SshEndpoint.nullable() }),
-  cluster: z
-    .looseObject({
-      id: z.string(),
-      rank: z.int().nullable(),
-      role: z.enum(["SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER"]).optional(),
-      ip: z.string().optional(),
-    })
-    .optional(),
-  template: z.string().nullable(),
-  cost: z.number(),
-  locked: z.boolean(),
-  globalNetworking: z.looseObject({
-    enabled: z.boolean(),
-    ip: z.string().optional(),
-    internalDns: z.string().optional(),
-  }),
-  runtime: z
-    .looseObject({
-      uptime: z.int().optional(),
-      gpus: z.array(z.looseObject({ util: z.int(), memoryUtil: z.int() })).optional(),
-      cpu: z.looseObject({ util: z.int() }).optional(),
-      memory: z.looseObject({ util: z.int() }).optional(),
-      ports: z
-        .array(
-          z.looseObject({
-            private: z.int(),
-            public: z.int().nullable(),
-            type: z.string(),
-            ip: z.string().nullable(),
-          }),
-        )
-        .optional(),
-    })
-    .nullable(),
-  createdAt: dateTime,
-  startedAt: dateTime.nullable(),
-});
-export type Pod = z.infer<typeof Pod>;
+const POD_ACTIONS = new Set<string>(PodActionName.options);
 
-export const ListPodsResponse = z.looseObject({ pods: z.array(Pod) });
+/** A live port mapping; an entry without its private port says nothing usable and is dropped. */
+const RuntimePort = z.looseObject({
+  private: optional(z.int()),
+  public: orNull(z.int()),
+  type: optional(z.string()),
+  ip: orNull(z.string()),
+});
+type RuntimePort = z.output<typeof RuntimePort>;
+const hasPrivatePort = (p: RuntimePort): p is RuntimePort & { private: number } => p.private !== undefined;
+
+/**
+ * The Pod response, read tolerantly (see reading.ts). Required: what the product cannot do
+ * without and both documents require — `id`, `name`, `status` (every decision of the provider
+ * depends on it), `image` and `args` (applied outputs and drift), `disk`, `cost`, `locked`,
+ * `createdAt` (create recovery). Everything else is derived or defaulted:
+ * `cmd`/`entrypoint` from `args` (the public document does not return them), `gpu.count` 1,
+ * `actions`/`ports` [], `env`/`mounts` {}, nullable facts null, `ssh` endpoints null.
+ *
+ * Unknown enumeration values, per field: an unknown `status` makes the pod unreadable (a
+ * guessed status could start or stop the wrong thing), and a list sets that pod aside instead
+ * of failing (`tolerantList`); an unknown entry of `actions` is dropped (the SDK cannot invoke
+ * it); an unknown `cloud` or cluster `role` reads as absent (nothing in the product decides on
+ * them).
+ */
+export const Pod = z
+  .looseObject({
+    id: z.string(),
+    name: z.string(),
+    status: PodStatus,
+    actions: withDefault(z.array(z.string()), () => []).transform((all) => all.filter((a): a is PodActionName => POD_ACTIONS.has(a))),
+    image: z.string(),
+    args: z.string(),
+    cmd: optional(z.array(z.string())),
+    entrypoint: optional(z.array(z.string())),
+    disk: z.int(),
+    mounts: withDefault(
+      z.looseObject({
+        persistent: optional(z.looseObject({ size: z.int(), path: z.string() })),
+        network: optional(z.array(z.looseObject({ volumeId: z.string(), path: z.string() }))),
+        // Seed only; its path is chosen by the service when not given.
+        global: optional(z.array(z.looseObject({ volumeId: z.string(), path: optional(z.string()) }))),
+      }),
+      () => ({}),
+    ),
+    ports: withDefault(z.array(z.string()), () => []),
+    env: withDefault(stringMap, () => ({})),
+    registry: orNull(z.string()),
+    gpu: optional(
+      z.looseObject({
+        id: z.string(),
+        count: withDefault(z.int(), () => 1),
+        // Seed: totals across all GPUs, always sent; the public document has neither.
+        vcpuCount: optional(z.number()),
+        memory: optional(z.number()),
+      }),
+    ),
+    cpu: optional(z.looseObject({ id: z.string(), vcpuCount: optional(z.int()), memory: optional(z.number()) })),
+    cloud: optional(openEnum(Cloud.options, undefined)),
+    dataCenterId: orNull(z.string()),
+    cudaVersion: orNull(z.string()),
+    ssh: withDefault(z.looseObject({ proxy: orNull(SshEndpoint), direct: orNull(SshEndpoint) }), () => ({ proxy: null, direct: null })),
+    cluster: optional(
+      z.looseObject({
+        id: z.string(),
+        rank: orNull(z.int()),
+        role: optional(openEnum(["SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER"] as const, undefined)),
+        ip: optional(z.string()),
+      }),
+    ),
+    template: orNull(z.string()),
+    cost: z.number(),
+    locked: z.boolean(),
+    globalNetworking: withDefault(
+      z.looseObject({ enabled: withDefault(z.boolean(), () => false), ip: optional(z.string()), internalDns: optional(z.string()) }),
+      () => ({ enabled: false }),
+    ),
+    runtime: orNull(
+      z.looseObject({
+        uptime: optional(z.int()),
+        gpus: optional(z.array(z.looseObject({ util: optional(z.int()), memoryUtil: optional(z.int()) }))),
+        cpu: optional(z.looseObject({ util: optional(z.int()) })),
+        memory: optional(z.looseObject({ util: optional(z.int()) })),
+        ports: optional(z.array(RuntimePort).transform((ports) => ports.filter(hasPrivatePort))),
+      }),
+    ),
+    createdAt: dateTime,
+    startedAt: orNull(dateTime),
+  })
+  .transform((pod) => {
+    // The stored command deconstructed, as the seed returns it; derived when the service does not.
+    if (pod.cmd !== undefined && pod.entrypoint !== undefined) return pod as typeof pod & { cmd: string[]; entrypoint: string[] };
+    const decoded = decodeCommand(pod.args);
+    return { ...pod, cmd: pod.cmd ?? decoded.cmd ?? [], entrypoint: pod.entrypoint ?? decoded.entrypoint ?? [] };
+  });
+export type Pod = z.output<typeof Pod>;
+
+export const ListPodsResponse = tolerantList("pods", Pod);
 
 /** One event of a pod or sandbox log stream (`data:` payload of the SSE frame). */
 export const LogEvent = z.looseObject({

@@ -1,6 +1,7 @@
 /** Sandbox wire shapes (create/get/extend are the contract decisions; list/PATCH/logs the v2 document). */
 import { z } from "zod";
 import { dateTime, portSpec, stringMap } from "./common";
+import { orNull, tolerantList, withDefault } from "./reading";
 
 export const SandboxState = z.enum(["CREATING", "RUNNING", "TERMINATED", "FAILED"]);
 export type SandboxState = z.infer<typeof SandboxState>;
@@ -78,11 +79,17 @@ export function createSandboxViolations(request: CreateSandboxRequest, accountMa
 export const UpdateSandboxRequest = z.strictObject({ idleTimeoutSeconds: z.int() });
 export const ExtendSandboxRequest = z.strictObject({ maxLifetimeSeconds: z.int() });
 
+/**
+ * The Sandbox response (the public OpenAPI has no sandboxes: the seed and the decisions only),
+ * read tolerantly (reading.ts): nullable facts read as null when absent, `ports`/`labels` and
+ * the egress policy take their create defaults. An unknown `state` makes the sandbox
+ * unreadable (the provider decides on it), and a list sets it aside rather than failing.
+ */
 export const Sandbox = z.looseObject({
   id: z.string(),
   name: z.string(),
   state: SandboxState,
-  templateId: z.string().nullable(),
+  templateId: orNull(z.string()),
   image: z.string(),
   dataCenterId: z.string(),
   compute: z.looseObject({
@@ -91,20 +98,23 @@ export const Sandbox = z.looseObject({
     containerDiskInGb: z.number(),
     costPerHr: z.number(),
   }),
-  ports: z.array(z.string()),
-  egressPolicy: z.looseObject({ mode: z.string(), allow: z.array(z.string()) }),
+  ports: withDefault(z.array(z.string()), () => []),
+  egressPolicy: withDefault(
+    z.looseObject({ mode: withDefault(z.string(), () => "ALLOW_ALL"), allow: withDefault(z.array(z.string()), () => []) }),
+    () => ({ mode: "ALLOW_ALL", allow: [] }),
+  ),
   idleTimeoutSeconds: z.int(),
   maxLifetimeSeconds: z.int(),
   lastActivityAt: dateTime,
   idleExpiresAt: dateTime,
   expiresAt: dateTime,
-  labels: stringMap,
-  startedAt: dateTime.nullable(),
-  terminationReason: z.string().nullable(),
-  terminatedAt: dateTime.nullable(),
+  labels: withDefault(stringMap, () => ({})),
+  startedAt: orNull(dateTime),
+  terminationReason: orNull(z.string()),
+  terminatedAt: orNull(dateTime),
   createdAt: dateTime,
   updatedAt: dateTime,
 });
-export type Sandbox = z.infer<typeof Sandbox>;
+export type Sandbox = z.output<typeof Sandbox>;
 
-export const ListSandboxesResponse = z.looseObject({ sandboxes: z.array(Sandbox) });
+export const ListSandboxesResponse = tolerantList("sandboxes", Sandbox);

@@ -1,6 +1,7 @@
 /** Serverless endpoints: the create request of the reference OpenAPI, reduced to what the product sends. */
 import { z } from "zod";
 import { majorMinor, portSpec, stringMap } from "./common";
+import { optional, orNull, tolerantList, withDefault } from "./reading";
 
 export const CreateEndpointRequest = z.strictObject({
   name: z.string().min(1),
@@ -49,21 +50,44 @@ export function createEndpointViolations(raw: unknown): string[] {
   return [];
 }
 
+/**
+ * Endpoint, read tolerantly (reading.ts). Required: `id`, `name` and `createdAt` (what create
+ * recovery and the CLI identify an endpoint by). `image` is optional in the public document
+ * (an endpoint made from a template need not repeat it), as are the CPU endpoint's missing
+ * `gpu` and the members a list may leave out; `registry` and `gpu.minCudaVersion` read as null
+ * (their "none", as for pods) when absent. Enumerations (`type`, `flashboot`, `scaling.type`)
+ * are plain strings, so a new value is shown rather than refused.
+ */
 export const Endpoint = z.looseObject({
   id: z.string(),
   name: z.string(),
-  type: z.string().optional(),
-  image: z.string(),
-  disk: z.int().optional(),
-  env: stringMap.optional(),
-  gpu: z.looseObject({ pools: z.array(z.string()).optional(), count: z.int().optional() }).nullable().optional(),
-  workers: z.looseObject({ min: z.int(), max: z.int() }),
-  scaling: z.looseObject({ type: z.string() }),
-  dataCenterIds: z.array(z.string()),
-  networkVolumes: z.array(z.string()),
-  timeout: z.int(),
-  flashboot: z.string(),
+  type: optional(z.string()),
+  image: optional(z.string()),
+  args: optional(z.string()),
+  disk: optional(z.int()),
+  env: optional(stringMap),
+  ports: optional(z.array(z.string())),
+  registry: orNull(z.string()),
+  gpu: optional(
+    z.looseObject({
+      pools: optional(z.array(z.string())),
+      excludedTypes: optional(z.array(z.string())),
+      count: optional(z.int()),
+      allowedCudaVersions: optional(z.array(z.string())),
+      // Null is the document's "no floor".
+      minCudaVersion: orNull(z.string()),
+    }),
+  ),
+  // CPU endpoints carry `cpu` instead of `gpu`; URLs depend on `type`. Read, not interpreted.
+  cpu: optional(z.array(z.looseObject({ id: z.string(), vcpuCount: optional(z.int()), memory: optional(z.number()) }))),
+  requestUrls: optional(z.looseObject({})),
+  workers: optional(z.looseObject({ min: optional(z.int()), max: optional(z.int()), idleTimeout: optional(z.int()) })),
+  scaling: optional(z.looseObject({ type: z.string() })),
+  dataCenterIds: withDefault(z.array(z.string()), () => []),
+  networkVolumes: withDefault(z.array(z.string()), () => []),
+  timeout: optional(z.int()),
+  flashboot: optional(z.string()),
   createdAt: z.string(),
 });
-export type Endpoint = z.infer<typeof Endpoint>;
-export const ListEndpointsResponse = z.looseObject({ endpoints: z.array(Endpoint) });
+export type Endpoint = z.output<typeof Endpoint>;
+export const ListEndpointsResponse = tolerantList("endpoints", Endpoint);

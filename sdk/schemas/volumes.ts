@@ -1,5 +1,6 @@
 /** Network volumes (reference OpenAPI) and the account's SSH keys. */
 import { z } from "zod";
+import { openEnum, optional, tolerantList } from "./reading";
 
 export const VolumeType = z.enum(["STANDARD", "HIGH_PERFORMANCE"]);
 
@@ -11,15 +12,20 @@ export const CreateNetworkVolumeRequest = z.strictObject({
 });
 export type CreateNetworkVolumeRequest = z.infer<typeof CreateNetworkVolumeRequest>;
 
+/**
+ * NetworkVolume, read tolerantly (reading.ts): `id`, `name`, `dataCenter` (create recovery and
+ * pod mounts match on them) and `size` are required; a storage tier this SDK does not know
+ * reads as absent rather than making the volume unreadable.
+ */
 export const NetworkVolume = z.looseObject({
   id: z.string(),
   name: z.string(),
   size: z.int(),
   dataCenter: z.string(),
-  type: VolumeType,
+  type: optional(openEnum(VolumeType.options, undefined)),
 });
-export type NetworkVolume = z.infer<typeof NetworkVolume>;
-export const ListNetworkVolumesResponse = z.looseObject({ networkVolumes: z.array(NetworkVolume) });
+export type NetworkVolume = z.output<typeof NetworkVolume>;
+export const ListNetworkVolumesResponse = tolerantList("networkVolumes", NetworkVolume);
 
 export const SshKeys = z.looseObject({ keys: z.array(z.string()) });
 export const UpdateSshKeysRequest = z.strictObject({ keys: z.array(z.string().min(1)) });
