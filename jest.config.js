@@ -1,8 +1,33 @@
-/** Unit and HTTP-level suites; the engine suites under test/e2e run through the same runner. */
-module.exports = {
+/**
+ * Two projects; jest prints each suite's project name, so a failure says which answer shape.
+ * - `default`: every suite (unit, emulator HTTP, provider, CLI, and the end-to-end suites that
+ *   drive the real Pulumi engine), against the emulator's seed shape (our reading of the API).
+ * - `public-shape`: the suites whose clients talk to an in-process emulator, again, with every
+ *   emulator answering as the public OpenAPI describes (COMPUTE_EMULATOR_SHAPE=public): what our
+ *   clients must survive from the real service. `--selectProjects public-shape` runs only it.
+ */
+const common = {
   testEnvironment: "node",
+  rootDir: __dirname,
   roots: ["<rootDir>/test"],
-  testMatch: ["**/*.test.ts"],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json", diagnostics: { warnOnly: false } }] },
+};
+
+module.exports = {
+  // A global option: inside a project entry jest ignores it.
   testTimeout: 30000,
+  projects: [
+    { ...common, displayName: "default", testMatch: ["**/*.test.ts"] },
+    {
+      ...common,
+      displayName: "public-shape",
+      setupFiles: ["<rootDir>/test/setup/public-shape.ts"],
+      testMatch: [
+        "<rootDir>/test/provider/**/*.test.ts",
+        "<rootDir>/test/e2e/basic.test.ts",
+        "<rootDir>/test/e2e/changes.test.ts",
+        "<rootDir>/test/e2e/faults.test.ts",
+      ],
+    },
+  ],
 };

@@ -6,6 +6,7 @@
 import { parseArgs } from "node:util";
 import { startEmulator } from "./index";
 import { TIMING_KEYS, type Profile, type Timings } from "./options";
+import { defaultShape, parseShape } from "./shape";
 
 const HELP = `Usage: compute-emulator [options]
 
@@ -19,6 +20,8 @@ Options:
   --fixture <file>         fixture JSON to start from (default: built-in; env COMPUTE_EMULATOR_FIXTURE)
   --profile <name>         timing profile: fast or realistic (default realistic; env COMPUTE_EMULATOR_PROFILE)
   --admin-token <token>    control-plane token (default from the fixture; env COMPUTE_EMULATOR_ADMIN_TOKEN)
+  --shape <name>           answer shape: seed (our reading of the API) or public (as the public
+                           OpenAPI describes, with its liberties) (default seed; env COMPUTE_EMULATOR_SHAPE)
   --freeze-clock [<time>]  start with the emulator clock frozen (now, or at an RFC 3339 time)
   --pod-provisioning-ms <n>, --pod-starting-ms <n>, --pod-stopping-ms <n>,
   --sandbox-creating-ms <n>, --log-interval-ms <n>
@@ -40,6 +43,7 @@ async function main(): Promise<void> {
       profile: { type: "string" },
       "admin-token": { type: "string" },
       "freeze-clock": { type: "string" },
+      shape: { type: "string" },
       quiet: { type: "boolean" },
       help: { type: "boolean", short: "h" },
       ...timingOptions,
@@ -76,6 +80,7 @@ async function main(): Promise<void> {
     profile,
     timings,
     adminToken: values["admin-token"] ?? (env.COMPUTE_EMULATOR_ADMIN_TOKEN || undefined),
+    shape: values.shape === undefined ? defaultShape(env) : parseShape(values.shape, "--shape"),
     freezeClock: freeze === undefined ? undefined : freeze === "" || freeze === "now" ? true : freeze,
     quiet: values.quiet ?? false,
   });

@@ -7,6 +7,7 @@
  */
 import type { Timings } from "./options";
 import type { LoggedRequest } from "./request-log";
+import type { Shape } from "./shape";
 
 export type { LoggedRequest };
 
@@ -126,6 +127,16 @@ export class EmulatorControl {
 
   setTimings(timings: Partial<Timings>): Promise<Timings> {
     return this.call("PUT", "/timings", timings);
+  }
+
+  /** The answer shape in force (`seed` or `public`). */
+  async shape(): Promise<Shape> {
+    return (await this.call<{ shape: Shape }>("GET", "/shape")).shape;
+  }
+
+  /** Switches the answer shape for every later answer (open log streams keep theirs). */
+  async setShape(shape: Shape): Promise<Shape> {
+    return (await this.call<{ shape: Shape }>("PUT", "/shape", { shape })).shape;
   }
 
   capacity(): Promise<{ machines: unknown[]; cpuPools: unknown[] }> {

@@ -12,6 +12,7 @@ import { FixtureError, MachineFixture, parseFixture } from "./fixture";
 import { problem, json, type Reply } from "./http";
 import { TIMING_KEYS, type Timings } from "./options";
 import { AccountPatch } from "./resources/accounts";
+import { SHAPES } from "./shape";
 import { httpDate, iso, parseMillis } from "./time";
 
 const CONTROL_BODY_LIMIT = 32 * 1024 * 1024;
@@ -37,6 +38,8 @@ const GpuCapacityRequest = z.strictObject({
   vcpuPerGpu: z.number().min(1).optional(),
 });
 const CpuCapacityRequest = z.strictObject({ dataCenterId: z.string(), cpuFlavorId: z.string(), available: z.int().min(0) });
+
+const ShapeRequest = z.strictObject({ shape: z.enum(SHAPES) });
 
 const FailNextRequest = z.strictObject({ kind: z.enum(["pod", "sandbox"]), count: z.int().min(0).default(1) });
 const PodErrorRequest = z.strictObject({ message: z.string().optional() });
@@ -107,6 +110,12 @@ export class ControlPlane {
       const request = parse(TimingsRequest, body);
       for (const key of TIMING_KEYS) if (request[key] !== undefined) e.timings[key] = request[key]!;
       return json(200, e.timings);
+    });
+
+    on("GET", "/shape", () => json(200, { shape: e.shape }));
+    on("PUT", "/shape", (body) => {
+      e.shape = parse(ShapeRequest, body).shape;
+      return json(200, { shape: e.shape });
     });
 
     on("GET", "/capacity", () => json(200, e.catalog.capacityState()));
@@ -184,6 +193,7 @@ export class ControlPlane {
       fixture: e.fixture.name,
       clock: this.clock(),
       timings: e.timings,
+      shape: e.shape,
       accounts: e.accounts.all(),
       pods: e.pods.views(now),
       sandboxes: e.sandboxes.views(now),

@@ -20,6 +20,7 @@ import { Serverless } from "./resources/serverless";
 import { Templates } from "./resources/templates";
 import { Volumes } from "./resources/volumes";
 import { Router, type Route } from "./router";
+import type { Shape } from "./shape";
 import { STATE_VERSION, Store } from "./store";
 
 interface SavedState {
@@ -52,12 +53,15 @@ export class Emulator implements World {
   readonly requestLog = new RequestLog();
   readonly router: Router;
   fixture: Fixture;
+  /** How answers are shaped (shape/); a run-time setting like the timings, not saved. */
+  shape: Shape;
   private failNext = { pod: 0, sandbox: 0 };
   private readonly store: Store;
   private sweeper: NodeJS.Timeout | undefined;
 
-  constructor(options: { fixture: Fixture; timings: Timings; dataDir?: string }) {
+  constructor(options: { fixture: Fixture; timings: Timings; dataDir?: string; shape?: Shape }) {
     this.fixture = options.fixture;
+    this.shape = options.shape ?? "seed";
     this.timings = { ...options.timings };
     this.store = new Store(options.dataDir);
     this.router = new Router(this.routes());

@@ -14,12 +14,14 @@ import { Emulator } from "./emulator";
 import { loadFixture } from "./fixture";
 import { DEFAULT_ADMIN_TOKEN, resolveTimings, type EmulatorOptions } from "./options";
 import { Gateway } from "./server";
+import { defaultShape, parseShape } from "./shape";
 import { parseMillis } from "./time";
 
 export { EmulatorControl, EmulatorControlError } from "./control-client";
 export type { AccountSettings, ClockState, CpuCapacity, FaultSpec, GpuCapacity, LoggedRequest } from "./control-client";
 export type { EmulatorOptions, Profile, Timings } from "./options";
 export { PROFILES } from "./options";
+export { SHAPES, type Shape } from "./shape";
 
 export interface RunningEmulator {
   /** Base URL without `/v2`, e.g. `http://127.0.0.1:40123`. */
@@ -40,7 +42,9 @@ function urlHost(host: string): string {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const fixture = loadFixture(options.fixture);
   const timings = resolveTimings(options.profile ?? "fast", options.timings);
-  const emulator = new Emulator({ fixture, timings, dataDir: options.dataDir });
+  // Checked here too: a JavaScript caller (or a cast) may pass anything.
+  const shape = options.shape === undefined ? defaultShape() : parseShape(options.shape, "shape");
+  const emulator = new Emulator({ fixture, timings, dataDir: options.dataDir, shape });
   const started = emulator.start();
   const adminToken = options.adminToken ?? emulator.fixture.adminToken ?? DEFAULT_ADMIN_TOKEN;
   if (options.freezeClock !== undefined && options.freezeClock !== false) {
@@ -70,6 +74,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     console.log(`Compute emulator listening on ${url}`);
     console.log(`API key: ${apiKey}`);
     console.log(`Admin token: ${adminToken}`);
+    if (shape !== "seed") console.log(`Answer shape: ${shape}`);
     console.log(
       options.dataDir
         ? `State: ${options.dataDir}/state.json (${started === "restored" ? "restored" : "new, from fixture " + emulator.fixture.name})`

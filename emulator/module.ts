@@ -6,6 +6,7 @@ import type { Fixture } from "./fixture";
 import type { Route } from "./router";
 import type { Clock } from "./clock";
 import type { Timings } from "./options";
+import type { Shape } from "./shape";
 import type { Accounts } from "./resources/accounts";
 import type { Catalog } from "./resources/catalog";
 import type { Templates } from "./resources/templates";
@@ -25,6 +26,8 @@ export interface ResourceModule {
 export interface World {
   readonly clock: Clock;
   readonly timings: Timings;
+  /** The answer shape in force (read at each request: the control plane can change it). */
+  readonly shape: Shape;
   readonly accounts: Accounts;
   readonly catalog: Catalog;
   readonly templates: Templates;

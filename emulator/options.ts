@@ -1,4 +1,5 @@
 /** How the emulator is started: the options of `startEmulator` and the flags of `compute-emulator`. */
+import type { Shape } from "./shape";
 
 /** Durations of each lifecycle stage, in milliseconds of emulator-clock time. */
 export interface Timings {
@@ -41,6 +42,11 @@ export interface EmulatorOptions {
   adminToken?: string;
   /** Start with the clock frozen (true: at the current time; a string: at that RFC 3339 instant). */
   freezeClock?: boolean | string;
+  /**
+   * Answer shape: `seed` (our reading of the API) or `public` (as the public OpenAPI describes,
+   * with its liberties). Default: the COMPUTE_EMULATOR_SHAPE environment variable, else `seed`.
+   */
+  shape?: Shape;
   /** Do not print the startup lines. */
   quiet?: boolean;
 }

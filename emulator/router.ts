@@ -65,7 +65,9 @@ interface Compiled {
 export type Match =
   | { kind: "found"; route: Route<unknown>; params: Record<string, string> }
   | { kind: "method-not-allowed"; allowed: Method[] }
-  | { kind: "not-found" };
+  | { kind: "not-found" }
+  /** A path segment is not valid percent-encoding (`%ZZ`): no route can be told apart. */
+  | { kind: "malformed"; detail: string };
 
 export class Router {
   private readonly compiled: Compiled[] = [];
@@ -86,6 +88,11 @@ export class Router {
   }
 
   match(method: string, path: string): Match {
+    try {
+      decodeURIComponent(path);
+    } catch {
+      return { kind: "malformed", detail: `The path ${path} is not valid percent-encoding` };
+    }
     const allowed: Method[] = [];
     for (const c of this.compiled) {
       const m = c.pattern.exec(path);

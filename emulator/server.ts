@@ -4,6 +4,8 @@
  *
  *   fault injection and request log (around everything)
  *   1. body size      413  before authentication, so an oversized body never costs a key lookup
+ *      path            400  a path that is not valid percent-encoding (`/v2/pods/%ZZ`), also
+ *                           before authentication: it names no resource, whoever asks
  *   2. authentication 401  missing, malformed, unknown or expired credentials
  *   3. scope          403  the key lacks the route's family (or its write half)
  *   4. rate limit     429  per user; RateLimit headers on every later response
@@ -25,6 +27,7 @@ import { ApiError, problem, replyOf, type Headers, type JsonReply, type Reply } 
 import type { LoggedRequest } from "./request-log";
 import type { AccountRecord } from "./resources/accounts";
 import type { Match, Operation } from "./router";
+import { profileOf } from "./shape";
 import { httpDate, iso } from "./time";
 
 /** Bodies beyond this are not even drained: the connection is closed instead. */
@@ -58,6 +61,7 @@ export class Gateway {
   /** The order of checks; see the file comment. */
   private readonly chain: ReadonlyArray<readonly [string, Check]> = [
     ["body size (413, before authentication)", (x) => this.limitBodySize(x)],
+    ["path encoding (400, before authentication)", (x) => this.checkPathEncoding(x)],
     ["authentication (401)", (x) => this.authenticate(x)],
     ["scope (403)", (x) => this.checkScope(x)],
     ["rate limit (429)", (x) => this.rateLimit(x)],
@@ -168,6 +172,10 @@ export class Gateway {
     return undefined;
   }
 
+  private checkPathEncoding(x: Exchange): Reply | undefined {
+    return x.match.kind === "malformed" ? problem(400, x.match.detail) : undefined;
+  }
+
   private authenticate(x: Exchange): undefined {
     x.principal = authenticate(this.emulator.accounts, x.req.headers, x.now);
     x.account = this.emulator.accounts.get(x.principal.accountId);
@@ -235,9 +243,14 @@ export class Gateway {
   private async operate(x: Exchange): Promise<Reply> {
     if (x.match.kind !== "found") return problem(404, `There is no operation at ${x.method} ${x.path}`);
     const op = this.operation(x, x.value);
-    const reply = await x.match.route.handle(op);
+    const route = x.match.route;
+    const reply = await route.handle(op);
     // Saved before the reply leaves: a kill after this point loses nothing the client was told.
     if (x.method !== "GET" && reply.status < 400) this.emulator.persist();
+    // The answer shape rewrites successful bodies only; problems are the same in every shape.
+    if (reply.kind === "json" && reply.status < 300 && reply.body !== undefined) {
+      reply.body = profileOf(this.emulator.shape).view(`${route.method} ${route.path}`, reply.body);
+    }
     return reply;
   }
 

@@ -34,10 +34,20 @@ export interface StreamRequest {
   tail: number;
   /** Resume point in microseconds; events strictly after it. */
   afterUs?: number;
+  /** The SSE `id:` of an event at `us` (default: the line's timestamp with microseconds). */
+  eventId?: (us: number) => string;
 }
 
-/** Reads `source`, `tail`, `since` and `Last-Event-ID` with the contract's precedence. */
-export function readStreamRequest(query: URLSearchParams, lastEventId: string | undefined): StreamRequest {
+/**
+ * Reads `source`, `tail`, `since` and `Last-Event-ID` with the contract's precedence.
+ * `resumeAfterUs` maps the instant a `Last-Event-ID` names to the resume point (ids of whole
+ * seconds resume at the start of their second).
+ */
+export function readStreamRequest(
+  query: URLSearchParams,
+  lastEventId: string | undefined,
+  resumeAfterUs: (us: number) => number = (us) => us,
+): StreamRequest {
   const q = new QueryReader(query);
   const source = q.enumValue("source", ["container", "system"] as const);
   const tail = q.integer("tail", 0, MAX_TAIL);
@@ -48,7 +58,7 @@ export function readStreamRequest(query: URLSearchParams, lastEventId: string | 
   // Last-Event-ID wins over since, which wins over tail. An id we cannot read is ignored, as
   // EventSource clients resend whatever they last saw.
   const lastId = lastEventId === undefined ? undefined : parseMicros(lastEventId);
-  if (lastId !== undefined) return { source, tail: 0, afterUs: lastId };
+  if (lastId !== undefined) return { source, tail: 0, afterUs: resumeAfterUs(lastId) };
   if (since !== undefined) return { source, tail: 0, afterUs: since - 1 };
   return { source, tail: tail ?? DEFAULT_TAIL };
 }
@@ -58,15 +68,15 @@ interface OpenStream {
   source?: LogSource;
   res: ServerResponse;
   cursorUs: number;
+  frame: (e: LogEvent) => string;
   lastWrite: number;
   closed: boolean;
 }
 
 const boundOf = (now: number) => now * 1000 + 999;
 
-function frame(e: LogEvent): string {
-  const ts = isoMicros(e.us);
-  return `id: ${ts}\ndata: ${JSON.stringify({ source: e.source, line: e.line, ts })}\n\n`;
+function framer(eventId: (us: number) => string = isoMicros): (e: LogEvent) => string {
+  return (e) => `id: ${eventId(e.us)}\ndata: ${JSON.stringify({ source: e.source, line: e.line, ts: isoMicros(e.us) })}\n\n`;
 }
 
 export class LogStreams {
@@ -95,6 +105,7 @@ export class LogStreams {
       Connection: "keep-alive",
       "X-Accel-Buffering": "no",
     });
+    const frame = framer(request.eventId);
     let chunk = "";
     for (const e of backfill) chunk += frame(e);
     res.write(chunk || ": stream open\n\n");
@@ -103,6 +114,7 @@ export class LogStreams {
       source: request.source,
       res,
       cursorUs: Math.max(lastVisibleUs(runs, filter.boundUs), backfill.length ? backfill[backfill.length - 1].us : -Infinity),
+      frame,
       lastWrite: Date.now(),
       closed: false,
     };
@@ -134,7 +146,7 @@ export class LogStreams {
     const runs = stream.subject.runs(now);
     const events = eventsAfter(runs, stream.cursorUs, { source: stream.source, boundUs: boundOf(now) }, BATCH);
     if (events.length > 0) {
-      stream.res.write(events.map(frame).join(""));
+      stream.res.write(events.map(stream.frame).join(""));
       stream.cursorUs = events[events.length - 1].us;
       stream.lastWrite = Date.now();
       if (events.length === BATCH) return; // more backlog; the next tick continues

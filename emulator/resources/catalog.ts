@@ -53,6 +53,15 @@ export interface GpuPlacementRequest {
 
 type Availability = "NONE" | "LOW" | "MEDIUM" | "HIGH";
 
+/** An availability read of the GPU catalog (`include=AVAILABILITY` and its filters). */
+interface GpuAvailabilityQuery {
+  clouds: Cloud[];
+  count: number;
+  cuda: CudaConstraint;
+  /** ISO 3166-1 alpha-2 codes; empty: every country. */
+  countries: string[];
+}
+
 /** A `major.minor` (or bare `major`) version as comparable numbers; null when not a version. */
 export function cudaNumbers(version: string | null): [number, number] | null {
   const match = version === null ? null : /^(\d+)(?:\.(\d+))?$/.exec(version);
@@ -292,7 +301,24 @@ export class Catalog implements ResourceModule {
 
   // ---- listings ------------------------------------------------------------------------------
 
-  private gpuView(gpu: GpuTypeFixture, availability?: { clouds: Cloud[]; count: number; cuda: CudaConstraint }) {
+  /**
+   * Machines of a GPU type that an availability read counts: the requested clouds and, with
+   * `countryCodes`, only data centers in those countries (reference OpenAPI, CountryCodesFilter).
+   */
+  private offeredMachines(gpuId: string, availability: GpuAvailabilityQuery): Machine[] {
+    const inCountry = (m: Machine) => {
+      const country = this.dataCenters.get(m.dataCenterId)?.countryCode;
+      return availability.countries.length === 0 || (country !== undefined && availability.countries.includes(country));
+    };
+    return this.machines.filter((m) => m.gpuTypeId === gpuId && availability.clouds.includes(m.cloud) && inCountry(m));
+  }
+
+  /** A list read with `countryCodes` leaves out GPU types with no data center in those countries. */
+  private listedGpu(gpu: GpuTypeFixture, availability?: GpuAvailabilityQuery): boolean {
+    return !availability || availability.countries.length === 0 || this.offeredMachines(gpu.id, availability).length > 0;
+  }
+
+  private gpuView(gpu: GpuTypeFixture, availability?: GpuAvailabilityQuery) {
     const { restrictedToAccounts: _restricted, ...publicFields } = gpu;
     const view: Record<string, unknown> = {
       ...publicFields,
@@ -300,7 +326,7 @@ export class Catalog implements ResourceModule {
       community: gpu.maxCount.community > 0,
     };
     if (!availability) return view;
-    const offered = this.machines.filter((m) => m.gpuTypeId === gpu.id && availability.clouds.includes(m.cloud));
+    const offered = this.offeredMachines(gpu.id, availability);
     const fits = (m: Machine) => cudaSatisfies(m.cudaVersion, availability.cuda);
     const units = (list: Machine[]) => list.filter(fits).reduce((n, m) => n + Math.floor(m.free / availability.count), 0);
     view.availability = level(units(offered));
@@ -325,12 +351,14 @@ export class Catalog implements ResourceModule {
   }
 
   /** `include=AVAILABILITY` needs `product`, and the availability filters need `include` (400 either way). */
-  private gpuQuery(query: URLSearchParams) {
+  private gpuQuery(query: URLSearchParams): GpuAvailabilityQuery | undefined {
     const q = new QueryReader(query);
     const include = q.enumList("include", ["AVAILABILITY"] as const);
     const product = q.enumList("product", ["POD", "CLUSTER", "SERVERLESS"] as const);
     const count = q.integer("count", 1) ?? 1;
     const cloud = q.enumValue("cloud", ["SECURE", "COMMUNITY"] as const);
+    const countries = q.list("countryCodes");
+    countries.forEach((c) => /^[A-Z]{2}$/.test(c) || q.fail("countryCodes", `"${c}" must be an upper-case ISO 3166-1 alpha-2 code`));
     const cudaVersions = q.list("cudaVersions");
     cudaVersions.forEach((v) => /^\d+\.\d+$/.test(v) || q.fail("cudaVersions", `"${v}" must be a major.minor version`));
     const minCuda = q.string("minCudaVersion");
@@ -339,12 +367,12 @@ export class Catalog implements ResourceModule {
     const wantsAvailability = include.length > 0;
     if (wantsAvailability && product.length === 0) throw badRequest("include=AVAILABILITY requires product (POD, CLUSTER or SERVERLESS)");
     if (!wantsAvailability) {
-      const stray = ["product", "count", "cloud", "cudaVersions", "minCudaVersion"].filter((p) => query.has(p));
+      const stray = ["product", "count", "cloud", "countryCodes", "cudaVersions", "minCudaVersion"].filter((p) => query.has(p));
       if (stray.length > 0) throw badRequest(`${stray.join(", ")} ${stray.length > 1 ? "are" : "is"} valid only with include=AVAILABILITY`);
       return undefined;
     }
     if (cudaVersions.length > 0 && minCuda !== undefined) throw badRequest("cudaVersions and minCudaVersion are mutually exclusive");
-    return { clouds: [cloud ?? "SECURE"] as Cloud[], count, cuda: { allowed: cudaVersions, min: minCuda } };
+    return { clouds: [cloud ?? "SECURE"] as Cloud[], count, cuda: { allowed: cudaVersions, min: minCuda }, countries };
   }
 
   private cpuView(flavor: CpuFlavorFixture, availability?: { vcpus: number }) {
@@ -414,7 +442,8 @@ export class Catalog implements ResourceModule {
         family: "catalog",
         handle: (op) => {
           const availability = this.gpuQuery(op.query);
-          return json(200, { gpus: [...this.gpuTypes.values()].map((g) => this.gpuView(g, availability)) });
+          const listed = [...this.gpuTypes.values()].filter((g) => this.listedGpu(g, availability));
+          return json(200, { gpus: listed.map((g) => this.gpuView(g, availability)) });
         },
       }),
       route({

@@ -1,0 +1,280 @@
+/**
+ * The `public` answer shape: every answer a client reads conforms to the public OpenAPI (with the
+ * declared nulls beyond it), each transformation is there, requests and problems are unchanged,
+ * and pod log streams use whole-second ids and end with 200 instead of a 409.
+ */
+import { EXTRA, RUNTIME_WARMUP_SECONDS } from "../../emulator/shape/public-views";
+import { boot, cpuPod, gpuPod, GPU, openLogStream, readBackfill, runningPod, runningSandbox, sandboxBody, type Harness, type SseEvent } from "./harness";
+import { publicViolations } from "./openapi";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await boot({ shape: "public", freezeClock: "2030-05-01T08:00:00Z" });
+});
+afterAll(() => h.close());
+beforeEach(async () => {
+  await h.control.reset();
+  await h.control.freezeClock("2030-05-01T08:00:00Z");
+});
+
+const endpointBody = (overrides: Record<string, unknown> = {}) => ({
+  name: "ep",
+  type: "QUEUE",
+  scaling: { type: "QUEUE_DELAY", queueDelay: 1 },
+  image: "runpod/worker:1",
+  gpu: { pools: ["ADA_24"] },
+  ...overrides,
+});
+
+async function ok(path: string, key?: string): Promise<any> {
+  const response = await h.get(path, { key });
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+describe("answers conform to the public OpenAPI", () => {
+  test("the check is real: a member the document requires, missing or mistyped, is a violation", async () => {
+    const pod = (await h.post("/v2/pods", gpuPod())).body;
+    expect(publicViolations("Pod", pod)).toEqual([]);
+    const { locked: _locked, ...unlocked } = pod;
+    expect(publicViolations("Pod", unlocked)).toEqual([expect.stringContaining("locked")]);
+    expect(publicViolations("Pod", { ...pod, status: "SLEEPING" })).toEqual([expect.stringContaining("status")]);
+    expect(publicViolations("Pod", { ...pod, mounts: { persistent: null, extra: 1 } })).toEqual([expect.stringContaining("extra")]);
+  });
+
+  test("pods: list, get, create, update, action, in every status and kind", async () => {
+    const created = await h.post("/v2/pods", gpuPod({ ports: ["22/tcp", "8888/http"], mounts: { persistent: { size: 20, path: "/workspace" } } }));
+    expect(created.status).toBe(201);
+    expect(publicViolations("Pod", created.body)).toEqual([]);
+    const cpu = await h.post("/v2/pods", cpuPod({ mounts: { network: [{ volumeId: "vol_dev_tx", path: "/data" }] }, dataCenterIds: ["US-TX-3"] }));
+    expect(cpu.status).toBe(201);
+    expect(publicViolations("Pod", cpu.body)).toEqual([]);
+    await h.control.advance(250);
+    expect(publicViolations("Pod", await ok(`/v2/pods/${created.body.id}`))).toEqual([]); // warming up
+    await h.control.advance(RUNTIME_WARMUP_SECONDS * 1000);
+    expect(publicViolations("Pod", await ok(`/v2/pods/${created.body.id}`))).toEqual([]); // full runtime
+    const patched = await h.patch(`/v2/pods/${created.body.id}`, { name: "renamed" });
+    expect(patched.status).toBe(200);
+    expect(publicViolations("Pod", patched.body)).toEqual([]);
+    const stopped = await h.post(`/v2/pods/${created.body.id}/action`, { action: "stop" });
+    expect(stopped.status).toBe(200);
+    expect(publicViolations("Pod", stopped.body)).toEqual([]);
+    const list = await ok("/v2/pods?includeClusterPods=true");
+    expect(list.pods.length).toBeGreaterThanOrEqual(4); // the two new pods and the fixture's cluster members
+    expect(publicViolations("Pod", list, { wrapper: "ListPodsResponse", member: "pods" })).toEqual([]);
+    expect(publicViolations("Pod", await ok("/v2/pods", "cs_team_ml_2d8f6a1c"), { wrapper: "ListPodsResponse", member: "pods" })).toEqual([]);
+  });
+
+  test("templates, network volumes, SSH keys", async () => {
+    expect(publicViolations("Template", await ok("/v2/templates"), { wrapper: "ListTemplatesResponse", member: "templates" })).toEqual([]);
+    expect(publicViolations("Template", await ok("/v2/catalog/templates"), { wrapper: "ListTemplatesResponse", member: "templates" })).toEqual([]);
+    expect(publicViolations("Template", await ok("/v2/templates/tpl_dev_trainer"))).toEqual([]);
+    const template = await h.post("/v2/templates", { name: "mine", image: "python:3.12-slim" });
+    expect(template.status).toBe(201);
+    expect(publicViolations("Template", template.body)).toEqual([]);
+    expect(publicViolations("NetworkVolume", await ok("/v2/network-volumes"), { wrapper: "ListNetworkVolumesResponse", member: "networkVolumes" })).toEqual([]);
+    const volume = await h.post("/v2/network-volumes", { name: "v", size: 20, dataCenter: "US-TX-3" });
+    expect(volume.status).toBe(201);
+    expect(publicViolations("NetworkVolume", volume.body)).toEqual([]);
+    expect(publicViolations("SshKeys", await ok("/v2/account/ssh-keys"))).toEqual([]);
+  });
+
+  test("catalog: GPU and CPU types with and without availability, data centers", async () => {
+    const gpus = { wrapper: "ListGpuTypesResponse", member: "gpus" };
+    expect(publicViolations("GpuType", await ok("/v2/catalog/gpus"), gpus)).toEqual([]);
+    expect(publicViolations("GpuType", await ok("/v2/catalog/gpus?include=AVAILABILITY&product=POD"), gpus)).toEqual([]);
+    expect(publicViolations("GpuType", await ok(`/v2/catalog/gpus/${encodeURIComponent(GPU.mi300x)}`))).toEqual([]);
+    const cpus = { wrapper: "ListCpuTypesResponse", member: "cpus" };
+    expect(publicViolations("CpuType", await ok("/v2/catalog/cpus"), cpus)).toEqual([]);
+    expect(publicViolations("CpuType", await ok("/v2/catalog/cpus?include=AVAILABILITY&product=POD"), cpus)).toEqual([]);
+    const dcs = { wrapper: "ListDataCentersResponse", member: "dataCenters" };
+    expect(publicViolations("DataCenter", await ok("/v2/catalog/datacenters"), dcs)).toEqual([]);
+    expect(publicViolations("DataCenter", await ok("/v2/catalog/datacenters?include=GPU_AVAILABILITY,CPU_AVAILABILITY"), dcs)).toEqual([]);
+  });
+
+  test("serverless endpoints", async () => {
+    const created = await h.post("/v2/serverless", endpointBody());
+    expect(created.status).toBe(201);
+    expect(publicViolations("Endpoint", created.body)).toEqual([]);
+    expect(publicViolations("Endpoint", await ok(`/v2/serverless/${created.body.id}`))).toEqual([]);
+    expect(publicViolations("Endpoint", await ok("/v2/serverless"), { wrapper: "ListEndpointsResponse", member: "endpoints" })).toEqual([]);
+  });
+});
+
+describe("pods", () => {
+  test("seed-only members are omitted: cmd, entrypoint, gpu.vcpuCount, gpu.memory", async () => {
+    const pod = await runningPod(h, gpuPod({ cmd: ["python", "train.py"] }));
+    expect(pod.args).not.toBe("");
+    expect(pod).not.toHaveProperty("cmd");
+    expect(pod).not.toHaveProperty("entrypoint");
+    expect(pod.gpu).toEqual({ id: GPU.rtx4090, count: 1, [EXTRA.nested]: "gpu" });
+  });
+
+  test("mounts.persistent is null when the pod has none, kept when it has one; mounts gets no unknown member", async () => {
+    const bare = (await h.post("/v2/pods", gpuPod())).body;
+    expect(bare.mounts).toEqual({ persistent: null });
+    const withNetwork = (await h.post("/v2/pods", gpuPod({ mounts: { network: [{ volumeId: "vol_dev_tx", path: "/data" }] } }))).body;
+    expect(withNetwork.mounts).toEqual({ persistent: null, network: [{ volumeId: "vol_dev_tx", path: "/data" }] });
+    const persistent = { size: 30, path: "/workspace" };
+    expect((await h.post("/v2/pods", gpuPod({ mounts: { persistent } }))).body.mounts).toEqual({ persistent });
+  });
+
+  test(`runtime is thinned for the first ${RUNTIME_WARMUP_SECONDS} s of a run: uptime only, ports null`, async () => {
+    const pod = await runningPod(h, gpuPod({ ports: ["22/tcp", "8888/http"] }));
+    expect(pod.runtime).toEqual({ uptime: 0, ports: null, [EXTRA.nested]: "runtime" });
+    await h.control.advance(RUNTIME_WARMUP_SECONDS * 1000);
+    const later = await ok(`/v2/pods/${pod.id}`);
+    expect(later.runtime).toMatchObject({
+      uptime: RUNTIME_WARMUP_SECONDS,
+      cpu: { util: expect.any(Number) },
+      memory: { util: expect.any(Number) },
+      gpus: [{ util: expect.any(Number), memoryUtil: expect.any(Number) }],
+      ports: [
+        { private: 22, public: expect.any(Number), type: "tcp", ip: expect.any(String) },
+        { private: 8888, public: null, type: "http", ip: null },
+      ],
+    });
+    await h.post(`/v2/pods/${pod.id}/action`, { action: "stop" });
+    expect((await ok(`/v2/pods/${pod.id}`)).runtime).toBeNull();
+  });
+
+  test("unknown members at every level: list wrapper, resource, open nested objects; the same state gives the same answer", async () => {
+    const pod = await runningPod(h, gpuPod({ ports: ["22/tcp"], startSsh: true }));
+    const list = await ok("/v2/pods");
+    expect(list).toHaveProperty(EXTRA.wrapper, null);
+    const listed = list.pods.find((p: { id: string }) => p.id === pod.id);
+    expect(listed[EXTRA.resource]).toEqual(expect.any(Number));
+    expect(listed.ssh[EXTRA.nested]).toBe("ssh");
+    expect(listed.ssh.proxy[EXTRA.nested]).toBe("proxy");
+    expect(listed.ssh.direct[EXTRA.nested]).toBe("direct");
+    expect(listed.globalNetworking[EXTRA.nested]).toBe("globalNetworking");
+    expect(await ok(`/v2/pods/${pod.id}`)).toEqual(listed);
+    // A change of state is a new revision.
+    const renamed = (await h.patch(`/v2/pods/${pod.id}`, { name: "renamed" })).body;
+    expect(renamed[EXTRA.resource]).not.toBe(listed[EXTRA.resource]);
+  });
+
+  test("the cluster membership object, closed in the document, gets no unknown member", async () => {
+    const team = await ok("/v2/pods?includeClusterPods=true");
+    const member = team.pods.find((p: { cluster?: object }) => p.cluster);
+    expect(member.cluster).not.toHaveProperty(EXTRA.nested);
+  });
+});
+
+describe("catalog and endpoints: optional members null where the seed leaves them out", () => {
+  test("GPU types: availability null unless asked for; price.serverless null without a serverless pool", async () => {
+    const plain = await ok(`/v2/catalog/gpus/${encodeURIComponent(GPU.mi300x)}`);
+    expect(plain.availability).toBeNull();
+    expect(plain.price.serverless).toBeNull();
+    expect(plain.price[EXTRA.nested]).toBe("price");
+    const asked = await ok(`/v2/catalog/gpus/${encodeURIComponent(GPU.rtx4090)}?include=AVAILABILITY&product=POD`);
+    expect(asked.availability).toMatch(/^(LOW|MEDIUM|HIGH)$/);
+    expect(asked.price.serverless).toEqual(expect.any(Number));
+    expect(asked.dataCenters[0][EXTRA.nested]).toBe("dataCenters");
+  });
+
+  test("CPU types and data centers: availability lists null unless asked for", async () => {
+    expect((await ok("/v2/catalog/cpus/cpu3c")).availability).toBeNull();
+    const dc = await ok("/v2/catalog/datacenters/US-TX-3");
+    expect(dc).toMatchObject({ gpuAvailability: null, cpuAvailability: null });
+    const asked = await ok("/v2/catalog/datacenters/US-TX-3?include=GPU_AVAILABILITY");
+    expect(asked.gpuAvailability.length).toBeGreaterThan(0);
+    expect(asked.cpuAvailability).toBeNull();
+  });
+
+  test("endpoints: an empty env is null, a set one is kept", async () => {
+    expect((await h.post("/v2/serverless", endpointBody())).body.env).toBeNull();
+    expect((await h.post("/v2/serverless", endpointBody({ env: { A: "1" } }))).body.env).toEqual({ A: "1" });
+  });
+
+  test("resources outside the document (sandboxes, Hub) get the unknown members only", async () => {
+    const sandbox = await runningSandbox(h);
+    expect(sandbox[EXTRA.resource]).toEqual(expect.any(Number));
+    expect(sandbox.compute).not.toHaveProperty(EXTRA.nested);
+    const repos = await ok("/v2/hub/repos");
+    expect(repos).toHaveProperty(EXTRA.wrapper, null);
+    expect(repos.repos[0][EXTRA.resource]).toEqual(expect.any(Number));
+  });
+});
+
+describe("requests and problems do not change", () => {
+  test("the same invalid body gets the same 422 in both shapes", async () => {
+    const body = gpuPod({ cpu: { id: "cpu3c", vcpuCount: 3 }, disk: 0, bogus: true });
+    const seed = await boot({ shape: "seed", freezeClock: true });
+    try {
+      const there = await seed.post("/v2/pods", body);
+      const here = await h.post("/v2/pods", body);
+      expect(there.status).toBe(422);
+      expect(here.status).toBe(422);
+      expect(here.body).toEqual(there.body);
+    } finally {
+      await seed.close();
+    }
+  });
+
+  test("problems carry no unknown member", async () => {
+    const missing = await h.get("/v2/pods/pod_nope");
+    expect(missing.status).toBe(404);
+    expect(Object.keys(missing.body).sort()).toEqual(["detail", "status", "title"]);
+  });
+});
+
+describe("pod log streams", () => {
+  const SECOND = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+
+  async function backfill(path: string, headers: Record<string, string> = {}): Promise<SseEvent[]> {
+    const stream = await openLogStream(h, path, headers);
+    expect(stream.status).toBe(200);
+    return readBackfill(stream);
+  }
+
+  test("ids are the line's second; lines share it; data.ts keeps the exact time", async () => {
+    const pod = await runningPod(h, gpuPod({ image: "python:3.12-slim", args: "python -m http.server 8000" }));
+    await h.control.advance(5000);
+    const events = await backfill(`/v2/pods/${pod.id}/logs?tail=5000`);
+    for (const e of events) {
+      expect(e.id).toMatch(SECOND);
+      expect(e.id).toBe(`${e.data.ts.slice(0, 19)}Z`);
+    }
+    const perSecond = new Map<string, number>();
+    for (const e of events) perSecond.set(e.id, (perSecond.get(e.id) ?? 0) + 1);
+    expect(Math.max(...perSecond.values())).toBeGreaterThan(1);
+  });
+
+  test("a resume from a whole-second id sends that whole second again, then what follows", async () => {
+    const pod = await runningPod(h, gpuPod({ image: "python:3.12-slim", args: "python -m http.server 8000" }));
+    await h.control.advance(5000);
+    const all = await backfill(`/v2/pods/${pod.id}/logs?tail=5000`);
+    const shared = all.find((e, i) => i > 0 && all[i - 1].id === e.id)!;
+    const from = all.findIndex((e) => e.id === shared.id);
+    const resumed = await backfill(`/v2/pods/${pod.id}/logs`, { "Last-Event-ID": shared.id });
+    expect(resumed.map((e) => e.data)).toEqual(all.slice(from).map((e) => e.data));
+  });
+
+  test("no container to stream: 200 with the history there is, then the body ends (no 409)", async () => {
+    const provisioning = (await h.post("/v2/pods", gpuPod())).body;
+    const early = await openLogStream(h, `/v2/pods/${provisioning.id}/logs`);
+    expect(early.status).toBe(200);
+    await early.end();
+
+    const pod = await runningPod(h);
+    await h.control.advance(3000);
+    await h.post(`/v2/pods/${pod.id}/action`, { action: "stop" });
+    const stopped = await openLogStream(h, `/v2/pods/${pod.id}/logs?tail=5000`);
+    expect(stopped.status).toBe(200);
+    expect(stopped.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    await stopped.end();
+    expect(stopped.events.at(-1)!.data.line).toMatch(/EXITED/);
+    expect((await openLogStream(h, "/v2/pods/pod_nope/logs")).status).toBe(404);
+  });
+
+  test("sandbox streams keep the seed's framing and 409 codes (the public document has no sandboxes)", async () => {
+    const creating = (await h.post("/v2/sandboxes", sandboxBody())).body;
+    expect((await openLogStream(h, `/v2/sandboxes/${creating.id}/logs`)).problem.code).toBe("sandbox_starting");
+    const sandbox = await runningSandbox(h);
+    await h.control.advance(2000);
+    const events = await backfill(`/v2/sandboxes/${sandbox.id}/logs`);
+    expect(events.length).toBeGreaterThan(0);
+    for (const e of events) expect(e.id).toBe(e.data.ts);
+  });
+});
