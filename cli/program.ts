@@ -7,6 +7,7 @@ import { describeFailure, EXIT_OK, redact, registerSecret } from "./errors";
 import { OUTPUT_FORMATS } from "./output";
 import { catalogCommand } from "./commands/catalog";
 import { hubCommand } from "./commands/hub";
+import { psCommand } from "./commands/ps";
 import { sandboxCommand } from "./commands/sandbox";
 import { serverlessCommand } from "./commands/serverless";
 import { examples } from "./commands/shared";
@@ -14,7 +15,7 @@ import { cliVersion } from "./version";
 
 export function buildProgram(): Command {
   const program = new Command("compute")
-    .description("Command-line tool of the Compute Service REST API v2: the Hub, serverless endpoints from the Hub, sandboxes and the catalog")
+    .description("Command-line tool of the Compute Service REST API v2: what runs on the account and what it costs, the Hub, serverless endpoints from the Hub, sandboxes and the catalog")
     .version(cliVersion(), "-V, --version", "print the version")
     .addOption(new Option("--base-url <url>", "service base URL, without /v2").env("COMPUTE_BASE_URL"))
     .addOption(new Option("--api-key <key>", "API key (prefer the variable: flags show up in process lists)").env("COMPUTE_API_KEY"))
@@ -37,13 +38,14 @@ Exit codes: 0 success; 1 the request failed (API, connection or configuration er
   );
   examples(program, [
     "export COMPUTE_BASE_URL=https://api.example.com COMPUTE_API_KEY=...",
+    "compute ps",
     "compute hub list --type SERVERLESS",
     "compute serverless create --hub-id hub_662work --name my-llm",
     "compute sandbox logs sb_123 --follow",
     "compute catalog gpus --json",
   ]);
 
-  for (const make of [hubCommand, serverlessCommand, sandboxCommand, catalogCommand]) {
+  for (const make of [psCommand, hubCommand, serverlessCommand, sandboxCommand, catalogCommand]) {
     const command = make();
     // Commands built on their own did not inherit the settings above: copy them down the tree.
     inherit(command, program);

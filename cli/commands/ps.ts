@@ -1,0 +1,82 @@
+/**
+ * `compute ps`: every pod and sandbox of the account in one table, with its rate, its GPU or
+ * compute, and the stack that owns it (the owner mark, sdk/ownership.ts) or `unmanaged`, then
+ * the total of what bills. GPUs are rented by the hour: this is the "what is running up the
+ * bill, and does any stack know about it" view.
+ *
+ * Cluster member pods are included (`includeClusterPods=true`): they bill like any pod even
+ * though the pod list leaves them out by default.
+ *
+ * JSON and YAML print the rows, not the API objects: a pod's `env` carries secrets (an injected
+ * `JUPYTER_PASSWORD`, users' tokens) that a listing has no reason to repeat.
+ *
+ * An item the SDK could not read is listed all the same (status `unreadable`, owner `unknown`)
+ * with a note on stderr saying why: it may be billing.
+ */
+import { Command, InvalidArgumentError, Option } from "commander";
+import type { Context } from "../context";
+import { money, podRow, sandboxRow, selectRows, totalLine, totalOf, unreadableRow, type InventoryRow, type RowFilter } from "../inventory";
+import type { Column } from "../output";
+import { withSpinner } from "../spinner";
+import { action, examples } from "./shared";
+
+const COLUMNS: Array<Column<InventoryRow>> = [
+  { header: "KIND", value: (r) => (r.cluster ? "cluster pod" : r.kind) },
+  { header: "NAME", value: (r) => r.name },
+  { header: "ID", value: (r) => r.id },
+  { header: "STATUS", value: (r) => (r.unreadable ? "unreadable" : r.terminationReason ? `${r.status ?? "-"} (${r.terminationReason})` : r.status) },
+  { header: "$/HR", value: (r) => (r.costPerHr === null ? undefined : money(r.costPerHr)), align: "right" },
+  { header: "GPU / COMPUTE", value: (r) => r.resources },
+  { header: "OWNER", value: (r) => r.owner?.label ?? (r.unreadable ? "unknown" : "unmanaged") },
+];
+
+/** `project/stack`: the first two parts of an owner label. */
+function stackName(value: string): string {
+  if (!/^[^/\s]+\/[^/\s]+$/.test(value.trim())) throw new InvalidArgumentError("Expected <project>/<stack>, e.g. ml/dev.");
+  return value.trim();
+}
+
+export function psCommand(): Command {
+  const ps = new Command("ps")
+    .description("List the account's pods and sandboxes that bill or may bill: status, $/hr, GPU or compute, and the owning stack (or unmanaged), with the total")
+    .option("-a, --all", "also pods and sandboxes that bill no more (terminated pods, terminated and failed sandboxes)")
+    .addOption(new Option("--unmanaged", "only resources no Pulumi stack of pulumi-compute created (no owner mark)").conflicts("stack"))
+    .addOption(new Option("--stack <project/stack>", "only resources owned by this stack").argParser(stackName))
+    .action(action((ctx, flags: RowFilter) => list(ctx, flags)));
+  examples(ps, ["compute ps", "compute ps --unmanaged", "compute ps --stack ml/dev --all", "compute ps --json | jq '.total.costPerHr'"]);
+  return ps;
+}
+
+async function list(ctx: Context, filter: RowFilter): Promise<void> {
+  const client = ctx.sdk();
+  const none = { items: [], setAside: [] };
+  const [pods, sandboxes, ended] = await withSpinner("Listing pods and sandboxes", () =>
+    Promise.all([
+      client.pods.page({ includeClusterPods: true }),
+      client.sandboxes.page(),
+      // The sandbox list leaves terminated ones out unless asked for them alone.
+      filter.all ? client.sandboxes.page({ state: "TERMINATED" }) : Promise.resolve(none),
+    ]),
+  );
+  const rows = selectRows(
+    [
+      ...pods.items.map(podRow),
+      ...pods.setAside.map((item) => unreadableRow("pod", item)),
+      ...[...sandboxes.items, ...ended.items].map(sandboxRow),
+      ...sandboxes.setAside.map((item) => unreadableRow("sandbox", item)),
+      ...ended.setAside.map((item) => unreadableRow("sandbox", item, false)),
+    ],
+    filter,
+  );
+  const total = totalOf(rows);
+  for (const row of rows.filter((r) => r.unreadable)) {
+    const which = [row.id, row.name === null ? null : JSON.stringify(row.name)].filter((part) => part !== null).join(" ") || "without an id";
+    ctx.printer.note(`(${row.kind} ${which} could not be read, so its status, cost and owner are unknown: ${row.unreadable!.join("; ")})`);
+  }
+  if (ctx.format !== "table") {
+    ctx.printer.data({ pods: rows.filter((r) => r.kind === "pod"), sandboxes: rows.filter((r) => r.kind === "sandbox"), total });
+    return;
+  }
+  ctx.printer.list(rows, COLUMNS, { empty: "No pods or sandboxes found." });
+  if (rows.length > 0) ctx.printer.line(totalLine(total));
+}

@@ -1,0 +1,373 @@
+/**
+ * `compute ps` against the emulator: pods and sandboxes created through the API with and
+ * without owner marks, then the rows, owners, totals and filters the built binary prints.
+ * Expected totals are computed here from what the API reports, never written down.
+ */
+import { parse as parseYaml } from "yaml";
+import { ComputeClient, ownerMark, POD_OWNER_ENV, SANDBOX_OWNER_LABEL, withSpec, type Pod, type Sandbox } from "../../sdk";
+import { podRow, sandboxRow, totalLine, totalOf } from "../../cli/inventory";
+import { runCli, tableRows, useEmulator } from "./helpers";
+
+// A terminated pod reads as TERMINATED for this long before it is gone: long enough for --all.
+const emu = useEmulator({ timings: { podStoppingMs: 3_600_000 } });
+let sdk: ComputeClient;
+
+/** Something a pod's env may hold that no listing may repeat. */
+const SECRET = "hf_do_not_print_8c1e2a";
+const compute = { vcpuCount: 2, memoryInGb: 4, containerDiskInGb: 10 };
+
+/** The owner mark the provider writes for resource `name` of stack `project/stack`. */
+function mark(project: string, stack: string, name: string, settings?: unknown): string {
+  const first = ownerMark({ organization: "organization", project, stack, urn: `urn:pulumi:${stack}::${project}::compute:index:Resource::${name}`, salt: "salt" });
+  return settings === undefined ? first : withSpec(first, settings);
+}
+
+const created: Record<string, Pod | Sandbox> = {};
+/** Ids of the resources created with an owner mark, by `project/stack`. */
+const owned: Record<string, string[]> = { "ml/dev": [], "ml/prod": [] };
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error("never reached the expected state");
+}
+
+beforeAll(async () => {
+  sdk = new ComputeClient({ baseUrl: emu.url, apiKey: emu.apiKey, env: {} });
+  const trainerSettings = { image: "pytorch", gpu: "H100" };
+  const [trainer, worker, stray, lookalike, parked, gone] = await Promise.all([
+    sdk.pods.create({ name: "trainer", image: "pytorch", gpu: { id: "NVIDIA H100 80GB HBM3", count: 1 }, env: { [POD_OWNER_ENV]: mark("ml", "dev", "trainer", trainerSettings), HF_TOKEN: SECRET } }),
+    sdk.pods.create({ name: "worker", image: "python", cpu: { id: "cpu3c", vcpuCount: 4 }, env: { [POD_OWNER_ENV]: mark("ml", "prod", "worker") } }),
+    sdk.pods.create({ name: "stray", image: "pytorch", gpu: { id: "NVIDIA GeForce RTX 4090", count: 2 }, env: { HF_TOKEN: SECRET } }),
+    // A user's own variable of the same name that is not a mark: no stack owns this pod.
+    sdk.pods.create({ name: "lookalike", image: "python", cpu: { id: "cpu3c", vcpuCount: 2 }, env: { [POD_OWNER_ENV]: "me" } }),
+    sdk.pods.create({ name: "parked", image: "python", cpu: { id: "cpu3c", vcpuCount: 2 }, env: { [POD_OWNER_ENV]: mark("ml", "dev", "parked") } }),
+    sdk.pods.create({ name: "gone", image: "python", cpu: { id: "cpu3c", vcpuCount: 2 }, env: { [POD_OWNER_ENV]: mark("ml", "dev", "gone") } }),
+  ]);
+  const [notebook, scratch, finished, crashed] = await Promise.all([
+    sdk.sandboxes.create({ name: "notebook", image: "python:3.12", compute, labels: { [SANDBOX_OWNER_LABEL]: mark("ml", "dev", "notebook"), team: "ml" } }),
+    sdk.sandboxes.create({ name: "scratch", image: "python:3.12", compute: { vcpuCount: 1, memoryInGb: 1, containerDiskInGb: 1 } }),
+    sdk.sandboxes.create({ name: "finished", image: "python:3.12", compute, labels: { [SANDBOX_OWNER_LABEL]: mark("ml", "dev", "finished") } }),
+    sdk.sandboxes.create({ name: "crashed", image: "python:3.12", compute }),
+  ]);
+  Object.assign(created, { trainer, worker, stray, lookalike, parked, gone, notebook, scratch, finished, crashed });
+  owned["ml/dev"]!.push(trainer!.id, parked!.id, gone!.id, notebook!.id, finished!.id);
+  owned["ml/prod"]!.push(worker!.id);
+
+  await Promise.all([trainer, worker, stray, lookalike, parked, gone].map((p) => until(() => sdk.pods.get(p!.id), (x) => x.status === "RUNNING")));
+  await Promise.all([notebook, scratch, finished, crashed].map((s) => until(() => sdk.sandboxes.get(s!.id), (x) => x.state === "RUNNING")));
+  await sdk.pods.stop(parked!.id);
+  await sdk.pods.delete(gone!.id);
+  await sdk.sandboxes.delete(finished!.id);
+  await emu.control.sandboxExit(crashed!.id);
+}, 60_000);
+
+afterAll(async () => {
+  await sdk?.close();
+});
+
+interface Expected {
+  ids: string[];
+  billing: number;
+  costPerHr: number;
+  unmanagedBilling: number;
+  unmanagedCostPerHr: number;
+}
+
+/**
+ * What `ps` should show, from the API's own answers: pods not TERMINATED (their `cost` is
+ * what they bill now), sandboxes CREATING or RUNNING (they bill `compute.costPerHr`); `all`
+ * adds the ended ones; `keep` narrows by id.
+ */
+async function expected(options: { all?: boolean; keep?: (id: string) => boolean } = {}): Promise<Expected> {
+  const [pods, sandboxes, terminated] = await Promise.all([
+    sdk.pods.list({ includeClusterPods: true }),
+    sdk.sandboxes.list(),
+    sdk.sandboxes.list({ state: "TERMINATED" }),
+  ]);
+  const keep = options.keep ?? (() => true);
+  const marked = new Set(Object.values(owned).flat());
+  const rows = [
+    ...pods.map((p) => ({ id: p.id, live: p.status !== "TERMINATED", rate: p.cost })),
+    ...[...sandboxes, ...terminated].map((s) => ({ id: s.id, live: s.state === "CREATING" || s.state === "RUNNING", rate: s.compute.costPerHr })),
+  ].filter((r) => (options.all || r.live) && keep(r.id));
+  const billing = rows.filter((r) => r.live && r.rate > 0);
+  const unmanaged = billing.filter((r) => !marked.has(r.id));
+  const sum = (list: typeof rows) => list.reduce((acc, r) => acc + r.rate, 0);
+  return { ids: rows.map((r) => r.id).sort(), billing: billing.length, costPerHr: sum(billing), unmanagedBilling: unmanaged.length, unmanagedCostPerHr: sum(unmanaged) };
+}
+
+const TOTAL = /^Total: (\d+) shown, (\d+) billing \$([\d.]+)\/hr \(\$([\d.]+)\/day\), (\d+) of them unmanaged \(\$([\d.]+)\/hr\)$/;
+
+/** The table's rows by id, and the total line parsed. */
+function parseTable(stdout: string) {
+  const lines = stdout.trimEnd().split("\n");
+  const total = TOTAL.exec(lines[lines.length - 1]!);
+  if (!total) throw new Error(`no total line in:\n${stdout}`);
+  const [head, ...rows] = tableRows(lines.slice(0, -1).join("\n"));
+  return {
+    head,
+    rows: new Map(rows.map((row) => [row[2]!, row])),
+    total: { shown: Number(total[1]), billing: Number(total[2]), costPerHr: Number(total[3]), costPerDay: Number(total[4]), unmanagedBilling: Number(total[5]), unmanagedCostPerHr: Number(total[6]) },
+  };
+}
+
+function expectTotal(total: ReturnType<typeof parseTable>["total"], want: Expected): void {
+  expect({ shown: total.shown, billing: total.billing, unmanagedBilling: total.unmanagedBilling }).toEqual({
+    shown: want.ids.length,
+    billing: want.billing,
+    unmanagedBilling: want.unmanagedBilling,
+  });
+  expect(total.costPerHr).toBeCloseTo(want.costPerHr, 4);
+  expect(total.costPerDay).toBeCloseTo(want.costPerHr * 24, 2);
+  expect(total.unmanagedCostPerHr).toBeCloseTo(want.unmanagedCostPerHr, 4);
+}
+
+const idOf = (name: string) => created[name]!.id;
+
+describe("compute ps", () => {
+  test.concurrent("lists what bills or may bill, with rate, GPU or compute, owner or unmanaged, and the total", async () => {
+    const r = await emu.run(["ps"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+    const { head, rows, total } = parseTable(r.stdout);
+    expect(head).toEqual(["KIND", "NAME", "ID", "STATUS", "$/HR", "GPU / COMPUTE", "OWNER"]);
+    const want = await expected();
+    expect([...rows.keys()].sort()).toEqual(want.ids);
+    expect(want.ids).not.toContain(idOf("gone"));
+    expect(want.ids).not.toContain(idOf("finished"));
+    expect(want.ids).not.toContain(idOf("crashed"));
+
+    const pods = new Map((await sdk.pods.list({ includeClusterPods: true })).map((p) => [p.id, p]));
+    const row = (name: string) => rows.get(idOf(name))!;
+    expect(row("trainer")).toEqual(["pod", "trainer", idOf("trainer"), "RUNNING", row("trainer")[4], "1x NVIDIA H100 80GB HBM3", "ml/dev/trainer"]);
+    expect(row("worker").slice(5)).toEqual(["cpu3c 4 vCPU", "ml/prod/worker"]);
+    expect(row("stray").slice(5)).toEqual(["2x NVIDIA GeForce RTX 4090", "unmanaged"]);
+    expect(row("lookalike")[6]).toBe("unmanaged");
+    expect(row("notebook")).toEqual(["sandbox", "notebook", idOf("notebook"), "RUNNING", row("notebook")[4], "2 vCPU 4 GB", "ml/dev/notebook"]);
+    expect(row("scratch").slice(5)).toEqual(["1 vCPU 1 GB", "unmanaged"]);
+    // A stopped pod is listed (it can start again) at the $0 the service reports for it.
+    expect([row("parked")[3], Number(row("parked")[4]!.slice(1))]).toEqual(["EXITED", 0]);
+    // Rates are the service's own figures.
+    for (const name of ["trainer", "worker", "stray", "lookalike"]) expect(row(name)[4]).toMatch(/^\$\d+\.\d{2,4}$/);
+    for (const name of ["trainer", "worker", "stray", "lookalike"]) expect(Number(row(name)[4]!.slice(1))).toBeCloseTo(pods.get(idOf(name))!.cost, 4);
+    expect(Number(row("notebook")[4]!.slice(1))).toBeCloseTo((created.notebook as Sandbox).compute.costPerHr, 4);
+    // The fixture's cluster members bill too, and no stack of this product made them.
+    const clusterRows = [...rows.values()].filter((cells) => cells[0] === "cluster pod");
+    expect(clusterRows.map((cells) => cells[2]).sort()).toEqual([...pods.values()].filter((p) => p.cluster).map((p) => p.id).sort());
+    expect(clusterRows.length).toBeGreaterThan(0);
+    for (const cells of clusterRows) expect(cells[6]).toBe("unmanaged");
+
+    expectTotal(total, want);
+    expect(want.unmanagedBilling).toBeGreaterThan(0);
+  });
+
+  test.concurrent("--all adds terminated pods and terminated or failed sandboxes, which add nothing to the bill", async () => {
+    const [all, live] = await Promise.all([emu.run(["ps", "--all"]), emu.run(["ps"])]);
+    expect(all.code).toBe(0);
+    const { rows, total } = parseTable(all.stdout);
+    const want = await expected({ all: true });
+    expect([...rows.keys()].sort()).toEqual(want.ids);
+    expect(rows.get(idOf("gone"))!.slice(3, 5)).toEqual(["TERMINATED", "$0.00"]);
+    expect(rows.get(idOf("gone"))![6]).toBe("ml/dev/gone");
+    expect(rows.get(idOf("finished"))![3]).toBe("TERMINATED (USER_REQUESTED)");
+    expect(rows.get(idOf("crashed"))![3]).toBe("FAILED (CONTAINER_EXITED)");
+    expectTotal(total, want);
+    const liveTotal = parseTable(live.stdout).total;
+    expect({ ...total, shown: 0 }).toEqual({ ...liveTotal, shown: 0 });
+    expect(total.shown).toBe(liveTotal.shown + 3);
+  });
+
+  test.concurrent("--unmanaged lists only resources without an owner mark", async () => {
+    const r = await emu.run(["ps", "--unmanaged"]);
+    expect(r.code).toBe(0);
+    const { rows, total } = parseTable(r.stdout);
+    const marked = new Set(Object.values(owned).flat());
+    const want = await expected({ keep: (id) => !marked.has(id) });
+    expect([...rows.keys()].sort()).toEqual(want.ids);
+    expect([...rows.keys()]).toEqual(expect.arrayContaining([idOf("stray"), idOf("lookalike"), idOf("scratch")]));
+    for (const cells of rows.values()) expect(cells[6]).toBe("unmanaged");
+    expectTotal(total, want);
+    expect(total.unmanagedBilling).toBe(total.billing);
+  });
+
+  test.concurrent("--stack lists only what that stack owns, with --all its ended resources too", async () => {
+    const [dev, devAll, prod] = await Promise.all([emu.run(["ps", "--stack", "ml/dev"]), emu.run(["ps", "--stack", "ml/dev", "--all"]), emu.run(["ps", "--stack", "ml/prod"])]);
+    const mine = (stack: string) => (id: string) => owned[stack]!.includes(id);
+    for (const [r, want] of [
+      [dev, await expected({ keep: mine("ml/dev") })],
+      [devAll, await expected({ all: true, keep: mine("ml/dev") })],
+      [prod, await expected({ keep: mine("ml/prod") })],
+    ] as const) {
+      expect(r.code).toBe(0);
+      const { rows, total } = parseTable(r.stdout);
+      expect([...rows.keys()].sort()).toEqual(want.ids);
+      expectTotal(total, want);
+      expect(total.unmanagedBilling).toBe(0);
+    }
+    expect(parseTable(dev.stdout).rows.has(idOf("parked"))).toBe(true);
+    expect(parseTable(devAll.stdout).rows.has(idOf("finished"))).toBe(true);
+    expect([...parseTable(prod.stdout).rows.keys()]).toEqual([idOf("worker")]);
+  });
+
+  test.concurrent("--json: pods, sandboxes and total, machine-readable, and no env value of any pod", async () => {
+    const r = await emu.run(["ps", "--json"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+    const out = JSON.parse(r.stdout) as { pods: Array<Record<string, unknown>>; sandboxes: Array<Record<string, unknown>>; total: Record<string, number> };
+    expect(Object.keys(out).sort()).toEqual(["pods", "sandboxes", "total"]);
+    const want = await expected();
+    expect([...out.pods, ...out.sandboxes].map((row) => row.id).sort()).toEqual(want.ids);
+    expect(out.pods.every((row) => row.kind === "pod") && out.sandboxes.every((row) => row.kind === "sandbox")).toBe(true);
+
+    const trainer = out.pods.find((row) => row.id === idOf("trainer"))!;
+    expect(trainer).toMatchObject({
+      name: "trainer",
+      status: "RUNNING",
+      costPerHr: (created.trainer as Pod).cost,
+      resources: "1x NVIDIA H100 80GB HBM3",
+      cluster: null,
+      owner: { label: "ml/dev/trainer", project: "ml", stack: "dev", name: "trainer" },
+    });
+    expect(out.pods.find((row) => row.id === idOf("stray"))!.owner).toBeNull();
+    expect(out.sandboxes.find((row) => row.id === idOf("notebook"))).toMatchObject({ costPerHr: (created.notebook as Sandbox).compute.costPerHr, owner: { label: "ml/dev/notebook" } });
+
+    expect(out.total).toMatchObject({ shown: want.ids.length, billing: want.billing, unmanagedBilling: want.unmanagedBilling, unknownCost: 0 });
+    expect(out.total.costPerHr).toBeCloseTo(want.costPerHr, 4);
+    expect(out.total.costPerDay).toBeCloseTo(want.costPerHr * 24, 3);
+    expect(out.total.unmanagedCostPerHr).toBeCloseTo(want.unmanagedCostPerHr, 4);
+    expect(r.stdout).not.toContain(SECRET);
+  });
+
+  test.concurrent("--output yaml carries the same data as JSON", async () => {
+    const [yaml, json] = await Promise.all([emu.run(["ps", "-o", "yaml", "--stack", "ml/dev"]), emu.run(["ps", "--json", "--stack", "ml/dev"])]);
+    expect(yaml.code).toBe(0);
+    expect(parseYaml(yaml.stdout)).toEqual(JSON.parse(json.stdout));
+  });
+
+  test.concurrent("nothing to show: one sentence in a table, empty lists and a zero total in JSON", async () => {
+    const [table, json] = await Promise.all([emu.run(["ps", "--stack", "nobody/none"]), emu.run(["ps", "--stack", "nobody/none", "--json"])]);
+    expect(table).toEqual({ code: 0, stdout: "No pods or sandboxes found.\n", stderr: "" });
+    expect(JSON.parse(json.stdout)).toEqual({
+      pods: [],
+      sandboxes: [],
+      total: { shown: 0, billing: 0, costPerHr: 0, costPerDay: 0, unmanagedBilling: 0, unmanagedCostPerHr: 0, unknownCost: 0 },
+    });
+  });
+
+  test.concurrent("a refused list fails the command (exit 1, nothing on stdout)", async () => {
+    // A key without the sandbox scope: the pod list succeeds, the sandbox list is refused.
+    const r = await emu.run(["ps"], { COMPUTE_API_KEY: "cs_dev_nosandbox_3a7c55e0" });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^error: GET \/v2\/sandboxes failed with 403 /);
+  });
+
+  test.concurrent("a wrong key: exit 1 with the 401 and its hint, and the key never printed", async () => {
+    const r = await emu.run(["ps"], { COMPUTE_API_KEY: "cs_wrong_key_5f3a9c" });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^error: GET \/v2\/(pods|sandboxes) failed with 401 /);
+    expect(r.stderr).toContain("hint: check the API key");
+    expect(r.stderr).not.toContain("cs_wrong_key_5f3a9c");
+  });
+});
+
+describe("compute ps usage errors exit 2 before any request", () => {
+  const UNUSED_SERVICE = { COMPUTE_BASE_URL: "http://127.0.0.1:9", COMPUTE_API_KEY: "cs_unused_key_000" };
+  test.concurrent.each([
+    [["ps", "--stack", "ml"], "Expected <project>/<stack>"],
+    [["ps", "--stack", "ml/dev/trainer"], "Expected <project>/<stack>"],
+    [["ps", "--unmanaged", "--stack", "ml/dev"], "option '--unmanaged' cannot be used with option '--stack <project/stack>'"],
+    [["ps", "running"], "too many arguments"],
+  ])("compute %j", async (args, message) => {
+    const r = await runCli(args, UNUSED_SERVICE);
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: "" });
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toContain("cs_unused_key_000");
+  });
+});
+
+/**
+ * Answers shaped as the public OpenAPI allows: members absent or null. The rows keep what is
+ * there, leave the rest empty, and the total says how many rates it could not count.
+ */
+describe("rows from sparse answers", () => {
+  test("a pod without gpu.count, cost or env; a sandbox without compute or labels", () => {
+    const gpu = podRow({ id: "p1", name: "odd", status: "RUNNING", gpu: { id: "NVIDIA L4" } });
+    expect(gpu).toMatchObject({ resources: "1x NVIDIA L4", costPerHr: null, owner: null, live: true, cluster: null });
+    const bare = podRow({ id: "p2", cost: null, env: null, gpu: null, cpu: null, cluster: null });
+    expect(bare).toMatchObject({ name: null, status: null, resources: null, costPerHr: null, owner: null, live: true });
+    const cpu = podRow({ id: "p3", status: "RUNNING", cost: 0.06, cpu: { id: "cpu3c" } });
+    expect(cpu.resources).toBe("cpu3c");
+    const sandbox = sandboxRow({ id: "s1", state: "RUNNING", compute: null, labels: null });
+    expect(sandbox).toMatchObject({ resources: null, costPerHr: null, owner: null, live: true });
+
+    const total = totalOf([gpu, bare, cpu, sandbox]);
+    expect(total).toEqual({ shown: 4, billing: 1, costPerHr: 0.06, costPerDay: 1.44, unmanagedBilling: 1, unmanagedCostPerHr: 0.06, unknownCost: 3 });
+    expect(totalLine(total)).toBe("Total: 4 shown, 1 billing $0.06/hr ($1.44/day), 1 of them unmanaged ($0.06/hr), 3 of unknown cost (not counted)");
+  });
+
+  test("a mark whose label the service cut off still counts as owned", () => {
+    const row = podRow({ id: "p4", status: "RUNNING", cost: 1, env: { [POD_OWNER_ENV]: "0123456789abcdef01234567-000000000000" } });
+    expect(row.owner).toEqual({ label: "0123456789abcdef01234567-000000000000", project: null, stack: null, name: null, key: "0123456789abcdef01234567-000000000000" });
+    expect(totalOf([row]).unmanagedBilling).toBe(0);
+  });
+});
+
+/** The same command against an emulator answering as the public OpenAPI describes (nulls, fewer members). */
+describe("compute ps against public-shaped answers", () => {
+  const pub = useEmulator({ shape: "public" });
+  let client: ComputeClient;
+  let gpuPod: Pod;
+  let cpuPod: Pod;
+
+  beforeAll(async () => {
+    client = new ComputeClient({ baseUrl: pub.url, apiKey: pub.apiKey, env: {} });
+    [gpuPod, cpuPod] = await Promise.all([
+      client.pods.create({ name: "l4", image: "img", gpu: { id: "NVIDIA L4" }, env: { [POD_OWNER_ENV]: mark("web", "prod", "l4") } }),
+      client.pods.create({ name: "cpu", image: "img", cpu: { id: "cpu3c", vcpuCount: 2 } }),
+    ]);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  test("rows, owners and total as from the seed shape", async () => {
+    const r = await pub.run(["ps", "--json"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { pods: Array<Record<string, unknown>>; total: Record<string, number> };
+    expect(out.pods.find((row) => row.id === gpuPod.id)).toMatchObject({ resources: "1x NVIDIA L4", costPerHr: gpuPod.cost, owner: { label: "web/prod/l4" } });
+    expect(out.pods.find((row) => row.id === cpuPod.id)).toMatchObject({ resources: "cpu3c 2 vCPU", costPerHr: cpuPod.cost, owner: null });
+    const pods = await client.pods.list({ includeClusterPods: true });
+    const billing = pods.filter((p) => p.status !== "TERMINATED" && p.cost > 0);
+    expect(out.total).toMatchObject({ shown: pods.length, billing: billing.length, unknownCost: 0 });
+    expect(out.total.costPerHr).toBeCloseTo(billing.reduce((acc, p) => acc + p.cost, 0), 4);
+  });
+
+  test("a pod the SDK cannot read is listed as unreadable, of unknown cost, with the reason on stderr", async () => {
+    // A list answer with one pod as sparse as the public document allows, and one without `cost`.
+    const sparse = { id: "pod-min", name: "minimal", status: "RUNNING", image: "img", args: "", disk: 10, cost: 0.44, locked: false, createdAt: "2026-01-01T00:00:00Z", gpu: { id: "NVIDIA L4" }, env: null, dataCenterId: null };
+    const odd = { id: "pod-odd", name: "no-cost", status: "RUNNING", image: "img", args: "", disk: 10, locked: false, createdAt: "2026-01-01T00:00:00Z" };
+    await pub.control.addFault({ method: "GET", path: "/v2/pods", status: 200, body: { pods: [sparse, odd] }, times: 2 });
+
+    const table = await pub.run(["ps"]);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split("\n");
+    const rows = new Map(tableRows(lines.slice(0, -1).join("\n")).slice(1).map((row) => [row[2]!, row]));
+    expect(rows.get("pod-min")).toEqual(["pod", "minimal", "pod-min", "RUNNING", "$0.44", "1x NVIDIA L4", "unmanaged"]);
+    expect(rows.get("pod-odd")).toEqual(["pod", "no-cost", "pod-odd", "unreadable", "-", "-", "unknown"]);
+    expect(lines[lines.length - 1]).toMatch(/, 1 of unknown cost \(not counted\)$/);
+    expect(table.stderr).toBe('(pod pod-odd "no-cost" could not be read, so its status, cost and owner are unknown: pods[1].cost: is required)\n');
+
+    const json = await pub.run(["ps", "--unmanaged", "--json"]);
+    const out = JSON.parse(json.stdout) as { pods: Array<Record<string, unknown>>; total: Record<string, number> };
+    expect(out.pods.find((row) => row.id === "pod-odd")).toMatchObject({ status: null, costPerHr: null, owner: null, unreadable: ["pods[1].cost: is required"] });
+    expect(out.total).toMatchObject({ unknownCost: 1 });
+    expect(json.stderr).toBe("");
+  });
+});
