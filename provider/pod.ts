@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PlacementCandidate } from "../sdk";
 import { forwardingProvider } from "./forwarder";
+import { ownerMarkOf, secretInputNames } from "./stack-identity";
 
 /** One provider object per type at module level: Pulumi caches its serialization per object. */
 export const podProvider = forwardingProvider("pod");
@@ -80,6 +81,9 @@ export interface PodArgs {
   adoptPodId?: pulumi.Input<string>;
 }
 
+/** The type token Pulumi gives a dynamic resource of module `compute`, type `Pod`. */
+const POD_TYPE = "pulumi-nodejs:dynamic/compute:Pod";
+
 export class Pod extends pulumi.dynamic.Resource {
   /** The service's pod id (also the resource id). */
   declare readonly podId: pulumi.Output<string>;
@@ -133,7 +137,7 @@ export class Pod extends pulumi.dynamic.Resource {
     super(
       podProvider,
       name,
-      { ...outputs, ...args, namePrefix: name },
+      { ...outputs, ...args, namePrefix: name, ownerMark: ownerMarkOf(name, POD_TYPE, opts), secretInputs: secretInputNames(args) },
       { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), "jupyterPassword"] },
       "compute",
       "Pod",

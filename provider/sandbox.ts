@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { forwardingProvider } from "./forwarder";
+import { ownerMarkOf, secretInputNames } from "./stack-identity";
 
 /** One provider object per type at module level: Pulumi caches its serialization per object. */
 export const sandboxProvider = forwardingProvider("sandbox");
@@ -30,6 +31,9 @@ export interface SandboxArgs {
   /** Bring an existing sandbox under the stack instead of creating one. */
   adoptSandboxId?: pulumi.Input<string>;
 }
+
+/** The type token Pulumi gives a dynamic resource of module `compute`, type `Sandbox`. */
+const SANDBOX_TYPE = "pulumi-nodejs:dynamic/compute:Sandbox";
 
 export class Sandbox extends pulumi.dynamic.Resource {
   declare readonly sandboxId: pulumi.Output<string>;
@@ -67,6 +71,13 @@ export class Sandbox extends pulumi.dynamic.Resource {
       idleExpiresAt: undefined,
       expiresAt: undefined,
     };
-    super(sandboxProvider, name, { ...outputs, ...args, namePrefix: name }, opts, "compute", "Sandbox");
+    super(
+      sandboxProvider,
+      name,
+      { ...outputs, ...args, namePrefix: name, ownerMark: ownerMarkOf(name, SANDBOX_TYPE, opts), secretInputs: secretInputNames(args) },
+      opts,
+      "compute",
+      "Sandbox",
+    );
   }
 }

@@ -20,6 +20,19 @@ export {
 } from "./placement";
 export { RateLimiter, parseRateLimitHeaders, sharedRateLimiter, type WindowLimit } from "./rate-limit";
 export { backoff, parseRetryAfter, retryDelay } from "./retry";
-export { assertValid, createPodViolations, createSandboxRequestViolations, updatePodViolations } from "./validate";
+export { assertValid, createPodViolations, createSandboxRequestViolations, reservedEnvViolations, reservedLabelViolations, updatePodViolations } from "./validate";
+export {
+  POD_OWNER_ENV,
+  SANDBOX_OWNER_LABEL,
+  isFirstGeneration,
+  nextGeneration,
+  ownerMark,
+  ownerOf,
+  parseOwnerMark,
+  sameOwner,
+  withSpec,
+  type OwnerIdentity,
+  type ParsedOwnerMark,
+} from "./ownership";
 export { Watcher, type WatchSource, type WatcherOptions } from "./watch";
 export * from "./schemas";

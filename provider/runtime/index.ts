@@ -1,8 +1,51 @@
 /**
  * What the serialized providers call, loaded by package name (`pulumi-compute/provider-runtime`)
  * inside the dynamic-provider process. Not a public API.
+ *
+ * Every method goes through `guarded`: it learns which input values are secret before anything
+ * runs, and nothing leaves it (errors, check failures) without those values replaced.
  */
-import * as pod from "./pod-handlers";
-import * as sandbox from "./sandbox-handlers";
+import type { CheckFailure } from "./check-failures";
+import * as podHandlers from "./pod-handlers";
+import type { Props } from "./props";
+import * as sandboxHandlers from "./sandbox-handlers";
+import { learnSecrets, redact, redactError } from "./secrets";
 export { configure } from "./settings";
-export { pod, sandbox };
+
+type Handlers = typeof podHandlers | typeof sandboxHandlers;
+
+/**
+ * Check failures go to the engine without a `property`: the engine prints the named
+ * property's value next to the reason (`property args value {…} has a problem`), and a secret
+ * value would be printed in plaintext. The reason names the field instead.
+ */
+function engineFailures(failures: CheckFailure[]): CheckFailure[] {
+  return failures.map((failure) => ({ property: "", reason: redact(`${failure.property}: ${failure.reason}`) }));
+}
+
+function guarded<T extends Handlers>(handlers: T): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(handlers)) {
+    if (typeof method !== "function") {
+      wrapped[name] = method;
+      continue;
+    }
+    wrapped[name] = async (...args: unknown[]) => {
+      for (const arg of args) if (arg && typeof arg === "object") learnSecrets(arg as Props);
+      try {
+        const result = await (method as (...a: unknown[]) => Promise<unknown>)(...args);
+        if (name === "check") {
+          const checked = result as { inputs: Props; failures: CheckFailure[] };
+          return { inputs: checked.inputs, failures: engineFailures(checked.failures) };
+        }
+        return result;
+      } catch (error) {
+        throw redactError(error);
+      }
+    };
+  }
+  return wrapped as T;
+}
+
+export const pod = guarded(podHandlers);
+export const sandbox = guarded(sandboxHandlers);

@@ -20,3 +20,13 @@ export class PartialFailure extends Error {
 export function plain<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
+
+/**
+ * The service created a resource but its answer (and a read of it) could not be understood:
+ * record it by id with the desired inputs, so it is never left outside the stack; the next
+ * `up` reads it again and goes on from there.
+ */
+export function unreadableCreate(inputs: object, idField: string, id: string, providerText: unknown, error: Error): PartialFailure {
+  const message = `${error.message}\nIt is recorded in the stack by its id; the next \`pulumi up\` reads it again.`;
+  return new PartialFailure(message, id, plain({ ...inputs, [idField]: id, __provider: providerText }), [message]);
+}

@@ -6,14 +6,19 @@
 import {
   ComputeError,
   ConflictError,
+  CreatedButUnreadableError,
   NotFoundError,
+  POD_OWNER_ENV,
   createPodViolations,
   createPodWithPlacement,
+  reservedEnvViolations,
+  withSpec,
   type Pod,
   type PodStatus,
 } from "../../sdk";
+import { takeLeftBehindPod } from "./adoption";
 import { toCheckFailures, type CheckFailure } from "./check-failures";
-import { PartialFailure, plain } from "./partial";
+import { PartialFailure, plain, unreadableCreate } from "./partial";
 import {
   DEFAULT_READY_TIMEOUT_SECONDS,
   diffPod,
@@ -28,7 +33,7 @@ import {
   type PodOutputs,
 } from "./pod-model";
 import { forget, report, reportTransition } from "./progress";
-import { PROVIDER_KEY, resolveName, withoutProvider, type Props } from "./props";
+import { PROVIDER_KEY, resolveName, resolveOwnerMark, withoutProvider, type Props } from "./props";
 import { client } from "./settings";
 import { containsUnknown, isUnknown } from "./unknowns";
 
@@ -36,9 +41,10 @@ import { containsUnknown, isUnknown } from "./unknowns";
 export async function check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
   const inputs = withoutProvider(news) as unknown as PodInputs & Props;
   const previous = withoutProvider(olds) as Partial<PodInputs>;
+  resolveOwnerMark(inputs, previous);
   resolveName(inputs, previous, "pod");
   const failures = toCheckFailures(createPodViolations(toCreateRequest(inputs)), inputs);
-  failures.push(...providerOnlyFailures(inputs));
+  failures.push(...toCheckFailures(reservedEnvViolations(inputs.env), inputs), ...providerOnlyFailures(inputs));
   return { inputs: { ...inputs, [PROVIDER_KEY]: news[PROVIDER_KEY] }, failures };
 }
 
@@ -141,13 +147,25 @@ export async function create(props: Props): Promise<{ id: string; outs: Props }>
     if (pod.status === "TERMINATED") throw new ComputeError(`adoptPodId ${inputs.adoptPodId}: the pod is terminated and cannot be adopted`);
     report("pod", inputs.name, `adopted existing pod ${pod.id}`);
   } else {
-    const result = await createPodWithPlacement(api, toCreateRequest(inputs), inputs.placement ?? []);
-    pod = result.pod;
-    facts = {
-      placementChosen: result.chosen,
-      placementAttempts: result.attempts.map((a) => ({ ...a.candidate, outcome: a.outcome, status: a.status })),
-    };
-    if (result.attempts.length > 1) report("pod", inputs.name, `placed on ${pod.gpu?.id ?? pod.cpu?.id} in ${pod.dataCenterId} after ${result.attempts.length} candidates`);
+    // The mark records who owns the pod and from which settings, so that this create, run
+    // again after an interrupted `up`, takes what the first attempt made (see adoption.ts).
+    const request = toCreateRequest(inputs);
+    const mark = inputs.ownerMark ? withSpec(inputs.ownerMark, { request, placement: inputs.placement ?? [] }) : undefined;
+    const found = mark ? await takeLeftBehindPod(api, inputs.name, mark) : undefined;
+    if (found) pod = found;
+    else {
+      if (mark) request.env = { ...request.env, [POD_OWNER_ENV]: mark };
+      const result = await createPodWithPlacement(api, request, inputs.placement ?? []).catch((error: unknown) => {
+        if (error instanceof CreatedButUnreadableError) throw unreadableCreate(inputs, "podId", error.resourceId, props[PROVIDER_KEY], error);
+        throw error;
+      });
+      pod = result.pod;
+      facts = {
+        placementChosen: result.chosen,
+        placementAttempts: result.attempts.map((a) => ({ ...a.candidate, outcome: a.outcome, status: a.status })),
+      };
+      if (result.attempts.length > 1) report("pod", inputs.name, `placed on ${pod.gpu?.id ?? pod.cpu?.id} in ${pod.dataCenterId} after ${result.attempts.length} candidates`);
+    }
   }
   reportTransition("pod", inputs.name, pod.id, pod.status);
   try {

@@ -3,6 +3,8 @@
  * console output reaches the CLI, unattributed, so every line names its resource, and each
  * transition is printed once.
  */
+import { redact } from "./secrets";
+
 const lastReported = new Map<string, string>();
 
 export function reportTransition(kind: string, name: string, id: string, state: string): void {
@@ -10,11 +12,11 @@ export function reportTransition(kind: string, name: string, id: string, state: 
   const previous = lastReported.get(key);
   if (previous === state) return;
   lastReported.set(key, state);
-  console.log(`[compute] ${kind} ${name} (${id}): ${previous ? `${previous} -> ${state}` : state}`);
+  console.log(redact(`[compute] ${kind} ${name} (${id}): ${previous ? `${previous} -> ${state}` : state}`));
 }
 
 export function report(kind: string, name: string, message: string): void {
-  console.log(`[compute] ${kind} ${name}: ${message}`);
+  console.log(redact(`[compute] ${kind} ${name}: ${message}`));
 }
 
 export function forget(kind: string, id: string): void {

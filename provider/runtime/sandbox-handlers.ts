@@ -4,11 +4,23 @@
  * (PATCH), the lifetime only grows in place (extend); everything else replaces. A sandbox that
  * expired or failed leaves the state on refresh, so `pulumi up --refresh` recreates it.
  */
-import { ComputeError, NotFoundError, createSandboxRequestViolations, type CreateSandboxRequest, type Sandbox } from "../../sdk";
+import {
+  ComputeError,
+  CreatedButUnreadableError,
+  MIN_IDLE_TIMEOUT_SECONDS,
+  NotFoundError,
+  SANDBOX_OWNER_LABEL,
+  createSandboxRequestViolations,
+  reservedLabelViolations,
+  withSpec,
+  type CreateSandboxRequest,
+  type Sandbox,
+} from "../../sdk";
+import { takeLeftBehindSandbox } from "./adoption";
 import { toCheckFailures, type CheckFailure } from "./check-failures";
-import { plain } from "./partial";
+import { PartialFailure, plain, unreadableCreate } from "./partial";
 import { forget, report, reportTransition } from "./progress";
-import { PROVIDER_KEY, resolveName, withoutProvider, type Props } from "./props";
+import { PROVIDER_KEY, resolveName, resolveOwnerMark, withoutProvider, type Props } from "./props";
 import { client } from "./settings";
 import { isUnknown } from "./unknowns";
 
@@ -28,6 +40,10 @@ export interface SandboxInputs {
   adoptSandboxId?: string;
   namePrefix?: string;
   nameGenerated?: boolean;
+  /** The owner mark of this resource generation (see sdk/ownership.ts). */
+  ownerMark?: string;
+  /** Names of the inputs the program gave as secrets. */
+  secretInputs?: string[];
 }
 
 const CREATE_FIELDS = [
@@ -44,6 +60,8 @@ const CREATE_FIELDS = [
   "labels",
 ] as const;
 const PROVIDER_FIELDS = ["readyTimeoutSeconds", "adoptSandboxId", "namePrefix", "nameGenerated"] as const;
+/** Recorded with the inputs but never a change: the mark advances on every check by design. */
+const RECORDED_FIELDS = ["ownerMark", "secretInputs"] as const;
 
 export function toCreateRequest(inputs: SandboxInputs): CreateSandboxRequest {
   const request: Record<string, unknown> = {};
@@ -53,7 +71,7 @@ export function toCreateRequest(inputs: SandboxInputs): CreateSandboxRequest {
 
 function inputsOf(outputs: Props): SandboxInputs {
   const out: Props = {};
-  for (const key of [...CREATE_FIELDS, ...PROVIDER_FIELDS]) if (outputs[key] !== undefined) out[key] = outputs[key];
+  for (const key of [...CREATE_FIELDS, ...PROVIDER_FIELDS, ...RECORDED_FIELDS]) if (outputs[key] !== undefined) out[key] = outputs[key];
   return out as unknown as SandboxInputs;
 }
 
@@ -80,8 +98,9 @@ function outputsOf(inputs: SandboxInputs, sandbox: Sandbox): Props {
 export async function check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
   const inputs = withoutProvider(news) as unknown as SandboxInputs & Props;
   const previous = withoutProvider(olds) as Partial<SandboxInputs>;
+  resolveOwnerMark(inputs, previous);
   resolveName(inputs, previous, "sandbox");
-  const failures = toCheckFailures(createSandboxRequestViolations(toCreateRequest(inputs)), inputs);
+  const failures = toCheckFailures([...createSandboxRequestViolations(toCreateRequest(inputs)), ...reservedLabelViolations(inputs.labels)], inputs);
   const timeout = inputs.readyTimeoutSeconds;
   if (timeout !== undefined && !isUnknown(timeout) && !(typeof timeout === "number" && timeout > 0)) {
     failures.push({ property: "readyTimeoutSeconds", reason: "must be a number > 0" });
@@ -110,8 +129,12 @@ export function diffSandbox(olds: Props, news: SandboxInputs): { replaces: strin
   return { replaces, updates };
 }
 
-export async function diff(_id: string, olds: Props, news: Props) {
+export async function diff(id: string, olds: Props, news: Props) {
   const result = diffSandbox(olds, withoutProvider(news) as unknown as SandboxInputs);
+  // Recorded as ended (a failed start, or an idle-timeout change that ended it): it cannot be
+  // brought back in place, so the next `up` replaces it.
+  if (GONE.has(String(olds.state))) result.replaces.push("state");
+  if (result.updates.includes("idleTimeoutSeconds")) await warnIfTimeoutEndsIt(id, olds, withoutProvider(news) as unknown as SandboxInputs);
   const providerChanged = olds[PROVIDER_KEY] !== news[PROVIDER_KEY];
   return { changes: result.replaces.length > 0 || result.updates.length > 0 || providerChanged, replaces: result.replaces, deleteBeforeReplace: false };
 }
@@ -122,21 +145,39 @@ function reportClamp(inputs: SandboxInputs, sandbox: Sandbox): void {
   }
 }
 
-async function awaitRunning(inputs: SandboxInputs, sandbox: Sandbox): Promise<Sandbox> {
+/**
+ * A sandbox that ended (FAILED or TERMINATED) instead of starting. A plain Error on purpose:
+ * the SDK's errors answer `instanceof` by brand, so a subclass of them would match them all.
+ */
+class StartFailed extends Error {}
+
+/**
+ * Waits for RUNNING. Any failure other than the sandbox ending (the service unreachable, 5xx,
+ * the deadline) is a partial failure carrying the last state seen: the sandbox exists and may
+ * bill, so it is recorded and the next `up` resumes the wait (or replaces it if it ended).
+ */
+async function awaitRunning(inputs: SandboxInputs, sandbox: Sandbox, providerText: unknown): Promise<Sandbox> {
   const timeoutMs = (inputs.readyTimeoutSeconds ?? 600) * 1000;
   const signal = AbortSignal.timeout(timeoutMs);
+  let last = sandbox;
   try {
     const ready = await client().sandboxWatcher.waitFor(sandbox.id, (s) => s.state !== "CREATING", {
       signal,
-      onUpdate: (s) => reportTransition("sandbox", inputs.name, s.id, s.state),
+      onUpdate: (s) => {
+        last = s;
+        reportTransition("sandbox", inputs.name, s.id, s.state);
+      },
     });
     if (ready.state !== "RUNNING") {
-      throw new ComputeError(`sandbox ${inputs.name} (${sandbox.id}) ended ${ready.state}${ready.terminationReason ? ` (${ready.terminationReason})` : ""} instead of RUNNING`);
+      throw new StartFailed(`sandbox ${inputs.name} (${sandbox.id}) ended ${ready.state}${ready.terminationReason ? ` (${ready.terminationReason})` : ""} instead of RUNNING`);
     }
     return ready;
   } catch (error) {
-    if (signal.aborted) throw new ComputeError(`sandbox ${inputs.name} (${sandbox.id}) was not RUNNING within ${timeoutMs / 1000} s; raise readyTimeoutSeconds if it needs longer`);
-    throw error;
+    if (error instanceof StartFailed) throw error;
+    const reason = signal.aborted
+      ? `sandbox ${inputs.name} (${sandbox.id}) was not RUNNING within ${timeoutMs / 1000} s; raise readyTimeoutSeconds if it needs longer`
+      : `sandbox ${inputs.name} (${sandbox.id}): waiting for RUNNING failed (${(error as Error).message}); it is recorded, and the next \`pulumi up\` resumes the wait`;
+    throw new PartialFailure(reason, sandbox.id, { ...outputsOf(inputs, last), [PROVIDER_KEY]: providerText }, [reason]);
   }
 }
 
@@ -151,16 +192,28 @@ export async function create(props: Props): Promise<{ id: string; outs: Props }>
     }
     report("sandbox", inputs.name, `adopted existing sandbox ${sandbox.id}`);
   } else {
-    sandbox = await api.create(toCreateRequest(inputs));
+    // The mark records who owns the sandbox and from which settings, so that this create, run
+    // again after an interrupted `up`, takes what the first attempt made (see adoption.ts).
+    const request = toCreateRequest(inputs);
+    const mark = inputs.ownerMark ? withSpec(inputs.ownerMark, request) : undefined;
+    const found = mark ? await takeLeftBehindSandbox(client(), inputs.name, mark) : undefined;
+    if (found) sandbox = found;
+    else {
+      if (mark) request.labels = { ...request.labels, [SANDBOX_OWNER_LABEL]: mark };
+      sandbox = await api.create(request).catch((error: unknown) => {
+        if (error instanceof CreatedButUnreadableError) throw unreadableCreate(inputs, "sandboxId", error.resourceId, props[PROVIDER_KEY], error);
+        throw error;
+      });
+    }
   }
   reportTransition("sandbox", inputs.name, sandbox.id, sandbox.state);
   reportClamp(inputs, sandbox);
   try {
-    sandbox = await awaitRunning(inputs, sandbox);
+    sandbox = await awaitRunning(inputs, sandbox, props[PROVIDER_KEY]);
   } catch (error) {
-    // A sandbox that did not start is terminated rather than left behind: the stack never
-    // knew it, so it must not outlive this failed create.
-    await api.delete(sandbox.id).catch(() => undefined);
+    // A sandbox that ended instead of starting is terminated rather than left behind (it
+    // cannot start any more, and the stack never knew it).
+    if (error instanceof StartFailed) await api.delete(sandbox.id).catch(() => undefined);
     throw error;
   }
   return { id: sandbox.id, outs: outputsOf(inputs, sandbox) };
@@ -192,14 +245,57 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   const changes = diffSandbox(olds, inputs);
   const api = client().sandboxes;
   let sandbox = await api.get(id);
+  // Recorded mid-create (a partial failure): resume the wait.
+  if (sandbox.state === "CREATING") sandbox = await awaitRunning(inputs, sandbox, news[PROVIDER_KEY]);
+  if (GONE.has(sandbox.state)) throw ended(inputs, sandbox, news[PROVIDER_KEY], `sandbox ${inputs.name} (${id}) is ${sandbox.state}${sandbox.terminationReason ? ` (${sandbox.terminationReason})` : ""}`);
   if (changes.updates.includes("idleTimeoutSeconds") && inputs.idleTimeoutSeconds !== undefined) {
+    const idleSeconds = idleSecondsOf(sandbox);
     sandbox = await api.setIdleTimeout(id, inputs.idleTimeoutSeconds);
     reportClamp(inputs, sandbox);
+    // The service ends a sandbox whose idle time already exceeds the new timeout, at once.
+    if (GONE.has(sandbox.state) || Date.parse(sandbox.idleExpiresAt) <= client().http.serverNow()) {
+      throw ended(
+        inputs,
+        { ...sandbox, state: "TERMINATED" },
+        news[PROVIDER_KEY],
+        `sandbox ${inputs.name} (${id}) was ended by the service as soon as idleTimeoutSeconds became ${sandbox.idleTimeoutSeconds}: it had been idle for ${idleSeconds} s, longer than that`,
+      );
+    }
   }
   if (changes.updates.includes("maxLifetimeSeconds") && inputs.maxLifetimeSeconds !== undefined && inputs.maxLifetimeSeconds > sandbox.maxLifetimeSeconds) {
     sandbox = await api.extend(id, inputs.maxLifetimeSeconds);
   }
   return { outs: outputsOf(inputs, sandbox) };
+}
+
+/**
+ * A sandbox that has ended while the stack holds it: recorded as ended (a partial failure, so
+ * the state says so at once rather than at the next refresh), and the next `up` replaces it.
+ */
+function ended(inputs: SandboxInputs, sandbox: Sandbox, providerText: unknown, what: string): PartialFailure {
+  const message = `${what}. It is recorded as ended; the next \`pulumi up\` creates a new one.`;
+  return new PartialFailure(message, sandbox.id, { ...outputsOf(inputs, sandbox), [PROVIDER_KEY]: providerText }, [message]);
+}
+
+/** Seconds since the sandbox's last activity, on the service's clock. */
+function idleSecondsOf(sandbox: Sandbox): number {
+  return Math.max(0, Math.round((client().http.serverNow() - Date.parse(sandbox.lastActivityAt)) / 1000));
+}
+
+/**
+ * At preview, a lower idle timeout than the sandbox has already been idle would end it the
+ * moment it is applied (the service's rule): say so before it happens. A read-only call.
+ */
+async function warnIfTimeoutEndsIt(id: string, olds: Props, news: SandboxInputs): Promise<void> {
+  const wanted = news.idleTimeoutSeconds;
+  if (typeof wanted !== "number" || GONE.has(String(olds.state))) return;
+  const live = await client().sandboxes.get(id).catch(() => undefined);
+  if (!live || live.state !== "RUNNING") return;
+  const idleSeconds = idleSecondsOf(live);
+  // The service raises values under its floor; compare with what it would apply.
+  if (Math.max(wanted, MIN_IDLE_TIMEOUT_SECONDS) <= idleSeconds) {
+    report("sandbox", news.name, `warning: idleTimeoutSeconds ${wanted} is shorter than the ${idleSeconds} s this sandbox has been idle: the service will end it as soon as the change is applied`);
+  }
 }
 
 export async function remove(id: string, props: Props): Promise<void> {

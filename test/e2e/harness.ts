@@ -3,6 +3,8 @@
  * Automation API over a directory program, each stack against its own emulator and its own
  * state directory, as a user's `pulumi up` would run.
  */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { promisify } from "node:util";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -38,7 +40,14 @@ export interface E2EStack {
    */
   stateFilesText(): string;
   /** Sets e2e:pods / e2e:sandboxes (the program declares exactly these). */
-  declare(spec: { pods?: Record<string, unknown>; sandboxes?: Record<string, unknown> }): Promise<void>;
+  declare(spec: { pods?: Record<string, unknown>; sandboxes?: Record<string, unknown>; deleteBeforeReplace?: string[] }): Promise<void>;
+  /**
+   * Starts `pulumi up --yes` as its own process group, as a user or a CI job runs it, so a
+   * test can kill the CLI alone (`pid`) or the whole tree (`-pid`) in the middle.
+   */
+  spawnUp(): ChildProcess;
+  /** `pulumi cancel`: clears the lock a killed run leaves on the file backend. */
+  cancel(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -56,10 +65,12 @@ export async function createE2EStack(name: string, options: { program?: string; 
   let emulator = await startEmulator(emulatorOptions);
   const control = new EmulatorControl(emulator.url, emulator.adminToken);
   let stack: Stack;
+  let envVars: Record<string, string>;
+  let workDir: string;
   try {
     const pulumiCommand = await PulumiCommand.get({ root: engineRoot() });
     const launcherDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-    const envVars: Record<string, string> = {
+    envVars = {
       PULUMI_BACKEND_URL: `file://${path.join(scratch, "state")}`,
       PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
       PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -72,7 +83,7 @@ export async function createE2EStack(name: string, options: { program?: string; 
       COMPUTE_TEAM_ID: "",
     };
     mkdirSync(path.join(scratch, "state"), { recursive: true });
-    const workDir = path.isAbsolute(options.program ?? "") ? options.program! : path.join(__dirname, "programs", options.program ?? "stack");
+    workDir = path.isAbsolute(options.program ?? "") ? options.program! : path.join(__dirname, "programs", options.program ?? "stack");
     stack = await LocalWorkspace.createOrSelectStack({ stackName: name, workDir }, { pulumiHome: path.join(scratch, "home"), envVars, pulumiCommand });
     await stack.setConfig("compute:baseUrl", { value: emulator.url });
     await stack.setConfig("compute:apiKey", { value: emulator.apiKey, secret: true });
@@ -115,6 +126,20 @@ export async function createE2EStack(name: string, options: { program?: string; 
     async declare(spec) {
       await stack.setConfig("e2e:pods", { value: JSON.stringify(spec.pods ?? {}) });
       await stack.setConfig("e2e:sandboxes", { value: JSON.stringify(spec.sandboxes ?? {}) });
+      await stack.setConfig("e2e:deleteBeforeReplace", { value: JSON.stringify(spec.deleteBeforeReplace ?? []) });
+    },
+    spawnUp() {
+      const env = { ...process.env, ...envVars, PULUMI_HOME: path.join(scratch, "home") };
+      return spawn(path.join(engineRoot(), "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", name], {
+        cwd: workDir,
+        env,
+        detached: true,
+        stdio: "ignore",
+      });
+    },
+    async cancel() {
+      const env = { ...process.env, ...envVars, PULUMI_HOME: path.join(scratch, "home") };
+      await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["cancel", "--yes", "--stack", name], { cwd: workDir, env });
     },
     async dispose() {
       try {

@@ -22,13 +22,13 @@ describe("Pod check (pulumi preview, before any API call)", () => {
     );
     expect(result.failures).toEqual(
       expect.arrayContaining([
-        { property: "disk", reason: "must be >= 1" },
-        { property: "ports[0]", reason: expect.stringMatching(/port\/protocol|<port>/) },
-        { property: "gpu.count", reason: "must be >= 1" },
-        { property: "cpu.vcpuCount", reason: "must be a power of two" },
-        { property: "desiredState", reason: 'must be "RUNNING" or "STOPPED"' },
-        { property: "readyTimeoutSeconds", reason: "must be a number > 0" },
-        { property: "placement[0]", reason: "must name a gpuTypeId, a dataCenterId or both" },
+        { property: "", reason: "disk: must be >= 1" },
+        { property: "", reason: expect.stringMatching(/^ports\[0\]: .*(port\/protocol|<port>)/) },
+        { property: "", reason: "gpu.count: must be >= 1" },
+        { property: "", reason: "cpu.vcpuCount: must be a power of two" },
+        { property: "", reason: 'desiredState: must be "RUNNING" or "STOPPED"' },
+        { property: "", reason: "readyTimeoutSeconds: must be a number > 0" },
+        { property: "", reason: "placement[0]: must name a gpuTypeId, a dataCenterId or both" },
       ]),
     );
   });
@@ -36,8 +36,8 @@ describe("Pod check (pulumi preview, before any API call)", () => {
   it("reports cross-field rules once the shapes are right", async () => {
     const result = await runtime.pod.check({}, { name: "x", gpu: { id: "g" }, cpu: { id: "cpu3c", vcpuCount: 2 }, __provider: PROVIDER_TEXT });
     expect(result.failures).toEqual([
-      { property: "gpu, cpu", reason: "exactly one of gpu or cpu must be set, not both" },
-      { property: "image", reason: "is required unless templateId is set" },
+      { property: "", reason: "gpu, cpu: exactly one of gpu or cpu must be set, not both" },
+      { property: "", reason: "image: is required unless templateId is set" },
     ]);
   });
 

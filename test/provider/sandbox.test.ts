@@ -27,10 +27,10 @@ describe("Sandbox", () => {
     const result = await runtime.sandbox.check({}, { name: "s", compute: { vcpuCount: 0 }, maxLifetimeSeconds: 10, egressPolicy: { mode: "ALLOW_LIST" }, __provider: "p" });
     expect(result.failures).toEqual(
       expect.arrayContaining([
-        { property: "compute.vcpuCount", reason: "must be >= 1" },
-        { property: "compute.memoryInGb", reason: "is required" },
-        { property: "maxLifetimeSeconds", reason: "must be >= 300" },
-        { property: "egressPolicy.allow", reason: "must not be empty when mode is ALLOW_LIST" },
+        { property: "", reason: "compute.vcpuCount: must be >= 1" },
+        { property: "", reason: "compute.memoryInGb: is required" },
+        { property: "", reason: "maxLifetimeSeconds: must be >= 300" },
+        { property: "", reason: "egressPolicy.allow: must not be empty when mode is ALLOW_LIST" },
       ]),
     );
   });

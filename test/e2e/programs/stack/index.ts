@@ -9,11 +9,15 @@ const pods = config.getObject<Record<string, PodArgs>>("pods") ?? {};
 const sandboxes = config.getObject<Record<string, SandboxArgs>>("sandboxes") ?? {};
 // Secret env values arrive as a secret config object and are merged into every pod's env.
 const secretEnv = config.getSecretObject<Record<string, string>>("secretEnv");
+// A secret command, given to every pod as its `args` (the secret-echo case of the bad-input suite).
+const secretArgs = config.getSecret("secretArgs");
+// Resources to replace delete-first rather than create-first.
+const deleteBeforeReplace = new Set(config.getObject<string[]>("deleteBeforeReplace") ?? []);
 
 export const podOutputs: Record<string, pulumi.Output<unknown>> = {};
 for (const [name, args] of Object.entries(pods)) {
   const env = secretEnv ? pulumi.all([secretEnv, args.env ?? {}]).apply(([s, e]) => ({ ...e, ...s })) : args.env;
-  const pod = new Pod(name, { ...args, env });
+  const pod = new Pod(name, { ...args, env, ...(secretArgs ? { args: secretArgs } : {}) }, { deleteBeforeReplace: deleteBeforeReplace.has(name) });
   podOutputs[name] = pulumi.output({
     id: pod.id,
     status: pod.status,
@@ -27,7 +31,7 @@ for (const [name, args] of Object.entries(pods)) {
 
 export const sandboxOutputs: Record<string, pulumi.Output<unknown>> = {};
 for (const [name, args] of Object.entries(sandboxes)) {
-  const sandbox = new Sandbox(name, args);
+  const sandbox = new Sandbox(name, args, { deleteBeforeReplace: deleteBeforeReplace.has(name) });
   sandboxOutputs[name] = pulumi.output({
     id: sandbox.id,
     state: sandbox.state,

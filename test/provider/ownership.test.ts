@@ -1,0 +1,150 @@
+/**
+ * The owner mark and what it lets a repeated create do: adopt what an interrupted attempt made,
+ * never the resource a replacement replaces, never another stack's or another resource's.
+ * Then the same through the provider against the emulator.
+ */
+import { POD_OWNER_ENV, SANDBOX_OWNER_LABEL, isFirstGeneration, nextGeneration, ownerMark, ownerOf, parseOwnerMark, withSpec } from "../../sdk";
+import { leftBehind } from "../../provider/runtime/adoption";
+import { bootProvider, checked, GPU, PROVIDER_TEXT, runtime, type ProviderEnv } from "./helpers";
+
+const identity = { organization: "organization", project: "ml", stack: "dev", urn: "urn:pulumi:dev::ml::pulumi-nodejs:dynamic/compute:Pod::trainer", salt: "v1:abc" };
+
+describe("owner marks", () => {
+  it("are stable for one stack resource and differ for another stack, resource, project or salt", () => {
+    const mark = ownerMark(identity);
+    expect(ownerMark({ ...identity })).toBe(mark);
+    for (const other of [{ stack: "prod" }, { project: "ml2" }, { urn: identity.urn.replace("trainer", "worker") }, { salt: "v1:other" }, { organization: "acme" }]) {
+      expect(parseOwnerMark(ownerMark({ ...identity, ...other }))!.base).not.toBe(parseOwnerMark(mark)!.base);
+    }
+    expect(parseOwnerMark(mark)).toMatchObject({ label: "ml/dev/trainer" });
+    expect(isFirstGeneration(mark)).toBe(true);
+  });
+
+  it("advance one generation at a time, keeping the resource's base and label", () => {
+    const first = ownerMark(identity);
+    const second = nextGeneration(first);
+    const third = nextGeneration(second);
+    expect(new Set([first, second, third]).size).toBe(3);
+    expect(nextGeneration(first)).toBe(second); // deterministic: a re-run of check computes the same
+    for (const mark of [second, third]) {
+      expect(parseOwnerMark(mark)).toMatchObject({ base: parseOwnerMark(first)!.base, label: "ml/dev/trainer" });
+      expect(isFirstGeneration(mark)).toBe(false);
+    }
+  });
+
+  it("carry a settings hash that does not depend on key order", () => {
+    const a = withSpec(ownerMark(identity), { image: "i", gpu: { id: "g", count: 1 } });
+    const b = withSpec(ownerMark(identity), { gpu: { count: 1, id: "g" }, image: "i" });
+    const c = withSpec(ownerMark(identity), { image: "j", gpu: { id: "g", count: 1 } });
+    expect(a).toBe(b);
+    expect(parseOwnerMark(a)!.spec).not.toBe(parseOwnerMark(c)!.spec);
+    expect(ownerOf({ env: { [POD_OWNER_ENV]: a } })?.key).toBe(parseOwnerMark(a)!.key);
+    expect(ownerOf({ labels: { [SANDBOX_OWNER_LABEL]: a } })?.label).toBe("ml/dev/trainer");
+    expect(ownerOf({ env: { [POD_OWNER_ENV]: "my own value" } })).toBeUndefined();
+  });
+});
+
+describe("what a repeated create takes", () => {
+  const first = ownerMark(identity);
+  const spec = { image: "i" };
+  const item = (id: string, mark: string | undefined, createdAt = "2026-11-23T10:00:00Z") => ({ id, createdAt, mark });
+  const markOf = (i: { mark?: string }) => i.mark;
+
+  it("a first create adopts the matching resource of its base and discards the rest", () => {
+    const older = item("p1", withSpec(first, spec), "2026-11-23T10:00:00Z");
+    const newer = item("p2", withSpec(first, spec), "2026-11-23T10:05:00Z");
+    const otherSettings = item("p3", withSpec(first, { image: "old" }));
+    const laterGeneration = item("p4", withSpec(nextGeneration(first), spec)); // a killed replacement's, with no state left
+    const found = leftBehind([older, newer, otherSettings, laterGeneration], markOf, withSpec(first, spec));
+    expect(found.adopt?.id).toBe("p2");
+    expect(found.discard.map((i) => i.id).sort()).toEqual(["p1", "p3", "p4"]);
+  });
+
+  it("a replacement takes only its own generation and never touches the resource it replaces", () => {
+    const second = nextGeneration(first);
+    const third = nextGeneration(second);
+    const replaced = item("old", withSpec(first, { image: "before" }));
+    const interrupted = item("new", withSpec(third, spec));
+    const found = leftBehind([replaced, interrupted], markOf, withSpec(third, spec));
+    expect(found).toEqual({ adopt: interrupted, discard: [] });
+    expect(leftBehind([replaced], markOf, withSpec(third, spec))).toEqual({ adopt: undefined, discard: [] });
+  });
+
+  it("ignores other stacks, other resources and unmarked resources", () => {
+    const otherStack = item("x", withSpec(ownerMark({ ...identity, stack: "prod" }), spec));
+    const otherResource = item("y", withSpec(ownerMark({ ...identity, urn: `${identity.urn}2` }), spec));
+    const unmarked = item("z", undefined);
+    expect(leftBehind([otherStack, otherResource, unmarked], markOf, withSpec(first, spec))).toEqual({ adopt: undefined, discard: [] });
+  });
+});
+
+describe("the provider's creates, run again", () => {
+  let env: ProviderEnv;
+  beforeAll(async () => {
+    env = await bootProvider();
+  });
+  afterAll(() => env.close());
+
+  const listPods = async () => {
+    const response = await fetch(`${env.url}/v2/pods`, { headers: { authorization: `Bearer ${env.apiKey}` } });
+    return ((await response.json()) as { pods: Array<{ id: string; status: string; env: Record<string, string> }> }).pods;
+  };
+
+  it("a pod create repeated after an interrupted attempt returns the first attempt's pod", async () => {
+    const mark = ownerMark({ ...identity, urn: `${identity.urn}-repeat` });
+    const inputs = await checked("pod", { image: "i", gpu: { id: GPU.a5000 }, namePrefix: "trainer", ownerMark: mark });
+    const first = await runtime.pod.create(inputs);
+    const again = await runtime.pod.create(inputs); // what a killed `up` followed by `up` does
+    expect(again.id).toBe(first.id);
+    const mine = (await listPods()).filter((p) => p.env[POD_OWNER_ENV] !== undefined && parseOwnerMark(p.env[POD_OWNER_ENV])!.base === parseOwnerMark(mark)!.base);
+    expect(mine.map((p) => p.id)).toEqual([first.id]);
+    await runtime.pod.remove(first.id, first.outs);
+  });
+
+  it("a replacement's create makes a new pod even with the same settings, and keeps the old one", async () => {
+    const mark = ownerMark({ ...identity, urn: `${identity.urn}-replace` });
+    const created = await runtime.pod.create(await checked("pod", { image: "i", gpu: { id: GPU.a5000 }, namePrefix: "trainer", ownerMark: mark }));
+    // The engine's check for the replacement gets the old inputs as olds.
+    const replacement = await checked("pod", { image: "i", gpu: { id: GPU.a5000 }, namePrefix: "trainer", ownerMark: mark }, created.outs);
+    const second = await runtime.pod.create(replacement);
+    expect(second.id).not.toBe(created.id);
+    const live = (await listPods()).filter((p) => p.status !== "TERMINATED").map((p) => p.id);
+    expect(live).toEqual(expect.arrayContaining([created.id, second.id]));
+    await runtime.pod.remove(second.id, second.outs);
+    await runtime.pod.remove(created.id, created.outs);
+  });
+
+  it("errors thrown by a method show [secret] for a secret input's value", async () => {
+    const secret = "hunter2-very-secret";
+    // Adopting an unknown id fails with a 404 whose message names the path, and so the value.
+    const failure = await runtime.pod
+      .create({ name: secret, image: "i", gpu: { id: GPU.a5000 }, adoptPodId: secret, secretInputs: ["name", "adoptPodId"], __provider: PROVIDER_TEXT })
+      .catch((error: Error) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect(String((failure as Error).message)).toContain("[secret]");
+    expect(String((failure as Error).message)).not.toContain(secret);
+    expect(String((failure as Error).stack)).not.toContain(secret);
+  });
+  it("a sandbox create repeated after an interrupted attempt returns the first attempt's sandbox", async () => {
+    const mark = ownerMark({ ...identity, urn: identity.urn.replace("Pod::trainer", "Sandbox::scratch") });
+    const inputs = await checked("sandbox", { image: "python:3.12", compute: { vcpuCount: 1, memoryInGb: 1, containerDiskInGb: 1 }, namePrefix: "scratch", ownerMark: mark });
+    const first = await runtime.sandbox.create(inputs);
+    const again = await runtime.sandbox.create(inputs);
+    expect(again.id).toBe(first.id);
+    await runtime.sandbox.remove(first.id, first.outs);
+  });
+});
+
+describe("secret inputs in messages", () => {
+  it("check failures name the field, never the value", async () => {
+    const secret = "python train.py --token s3cr3t-value";
+    const result = await runtime.pod.check({}, { name: "x", image: "i", gpu: { id: "g" }, args: secret, cmd: ["other"], secretInputs: ["args"], __provider: PROVIDER_TEXT });
+    expect(result.failures.length).toBeGreaterThan(0);
+    for (const failure of result.failures) {
+      expect(failure.property).toBe(""); // the engine prints a named property's value
+      expect(failure.reason).toMatch(/^args/);
+      expect(failure.reason).not.toContain("s3cr3t");
+    }
+  });
+
+});
