@@ -5,6 +5,7 @@
  * without this list it could not keep them out of its messages).
  */
 import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { parse as parseYaml } from "yaml";
@@ -12,10 +13,8 @@ import { ownerMark } from "../sdk/ownership";
 
 /**
  * Something random per stack that everyone who runs the stack shares: the secrets salt (or
- * encrypted data key) that `pulumi stack init` wrote into `Pulumi.<stack>.yaml`. Two stacks of
- * the same organization, project and name in two backends (two developers' local `dev` stacks
- * against one team account) then still get different owner marks. Empty where there is none
- * (Pulumi Cloud's own secrets: there organization/project/stack is already unique).
+ * encrypted data key) that `pulumi stack init` wrote into `Pulumi.<stack>.yaml`. Empty where
+ * there is none (Pulumi Cloud's own secrets: there organization/project/stack is unique).
  */
 function stackSalt(): string {
   const stack = pulumi.getStack();
@@ -29,6 +28,27 @@ function stackSalt(): string {
   }
 }
 
+/**
+ * The backend the stack's state lives in, as the CLI chose it (`PULUMI_BACKEND_URL`, else the
+ * login recorded in `~/.pulumi/credentials.json`), with a local path made absolute: two
+ * developers' `pulumi login --local` stacks of the same name are different stacks.
+ */
+function backend(): string {
+  let url = process.env.PULUMI_BACKEND_URL ?? "";
+  if (!url) {
+    try {
+      const home = process.env.PULUMI_HOME || path.join(homedir(), ".pulumi");
+      url = String((JSON.parse(readFileSync(path.join(home, "credentials.json"), "utf8")) as { current?: string }).current ?? "");
+    } catch {
+      url = "";
+    }
+  }
+  const local = /^file:\/\/(.*)$/.exec(url);
+  if (!local) return url;
+  const where = local[1]!.startsWith("~") ? path.join(homedir(), local[1]!.slice(1)) : local[1]!;
+  return `file://${path.resolve(where)}`;
+}
+
 function organization(): string {
   try {
     return pulumi.getOrganization();
@@ -40,7 +60,7 @@ function organization(): string {
 /** The owner mark of the resource `name` of type `type` (its URN, so parents count). */
 export function ownerMarkOf(name: string, type: string, opts: pulumi.CustomResourceOptions): pulumi.Output<string> {
   const urn = pulumi.createUrn(name, type, opts.parent);
-  return urn.apply((value) => ownerMark({ organization: organization(), project: pulumi.getProject(), stack: pulumi.getStack(), urn: value, salt: stackSalt() }));
+  return urn.apply((value) => ownerMark({ organization: organization(), project: pulumi.getProject(), stack: pulumi.getStack(), backend: backend(), urn: value, salt: stackSalt() }));
 }
 
 /** Names of the top-level inputs the program passed as secrets (or that hold a secret inside). */

@@ -11,16 +11,17 @@
  * it exactly).
  *
  * The value: `<base>-<generation>[+<spec>]:<project>/<stack>/<resource name>`.
- * - `base` (24 hex) names the stack resource: a hash of organization, project, stack, URN and a
- *   per-stack salt. Two stacks, or two resources of one stack, never share it.
- * - `generation` (12 hex) tells apart the successive resources one stack resource has had: a
- *   replacement must never adopt the resource it replaces. It is `000000000000` for the first
- *   create of a resource that is not in the state, and advances (a hash of the previous one)
- *   each time the provider checks a resource that is: so a replacement's create carries a
- *   generation that no earlier resource of the same base carries. The reasoning is in
- *   docs/provider.md ("Interrupted runs").
+ * - `base` (24 hex) names the stack resource: a hash of organization, project, stack, the
+ *   backend, the URN and a per-stack salt. Two stacks, or two resources of one stack, never
+ *   share it.
+ * - `generation` (12 hex) tells apart the successive resources one stack resource has had, so
+ *   that a replacement never takes the resource it replaces. It is `000000000000` for a
+ *   resource created when the state held none; a replacement's is derived from the recorded
+ *   resource's (`nextGeneration`), so it is one no earlier resource of that base carries, and
+ *   the same on every run (what lets a repeated replacement find its interrupted attempt).
  * - `spec` (8 hex) is a hash of the settings the resource was created from: a resource left
  *   behind with other settings than the ones now wanted is not adopted as if it matched.
+ * The reasoning, with the engine's calls it rests on, is in docs/provider.md ("Interrupted runs").
  * The identity parts come first, so a service that cuts long values keeps them.
  */
 import { createHash } from "node:crypto";
@@ -35,12 +36,16 @@ export interface OwnerIdentity {
   organization: string;
   project: string;
   stack: string;
+  /**
+   * Where the stack's state lives (the backend URL, a local path made absolute): two
+   * self-managed backends can hold stacks of the same organization, project and name.
+   */
+  backend: string;
   /** The resource's URN: unique within the stack (it includes the parent type chain). */
   urn: string;
   /**
-   * Something random per stack, shared by everyone who runs that stack and by no other stack
-   * of the same name in another backend (for example the stack's secrets salt). Empty when
-   * none is known: then organization, project and stack must be unique against the account.
+   * Something random per stack, shared by everyone who runs that stack (for example the
+   * stack's secrets salt). Empty when none is known.
    */
   salt: string;
 }
@@ -52,7 +57,7 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 
 /** The first-generation mark of one stack resource; the same inputs always give the same mark. */
 export function ownerMark(identity: OwnerIdentity): string {
-  const base = sha256(JSON.stringify([identity.organization, identity.project, identity.stack, identity.urn, identity.salt])).slice(0, 24);
+  const base = sha256(JSON.stringify([identity.organization, identity.project, identity.stack, identity.backend, identity.urn, identity.salt])).slice(0, 24);
   const name = identity.urn.slice(identity.urn.lastIndexOf("::") + 2);
   return `${base}-${FIRST_GENERATION}:${identity.project}/${identity.stack}/${name}`;
 }
@@ -83,12 +88,17 @@ export function isFirstGeneration(mark: string): boolean {
   return parseOwnerMark(mark)?.generation === FIRST_GENERATION;
 }
 
-/** The mark of the next resource of the same stack resource. */
-export function nextGeneration(mark: string): string {
-  const parsed = parseOwnerMark(mark);
-  if (!parsed) return mark;
-  const generation = sha256(`${parsed.base}-${parsed.generation}`).slice(0, 12);
-  return `${parsed.base}-${generation}:${parsed.label}`;
+/**
+ * The mark of the resource that replaces the one carrying `recorded`. `current` is the stack
+ * resource's mark now (its URN may have changed since, by an alias): its base and label are
+ * kept, and the generation follows from the recorded one.
+ */
+export function nextGeneration(recorded: string, current: string = recorded): string {
+  const old = parseOwnerMark(recorded);
+  const now = parseOwnerMark(current);
+  if (!old || !now) return current;
+  const generation = sha256(`${old.base}-${old.generation}`).slice(0, 12);
+  return `${now.base}-${generation}:${now.label}`;
 }
 
 /** The mark written on a resource: the generation's mark plus the hash of its settings. */

@@ -14,7 +14,7 @@
  */
 import { ApiError, ComputeError } from "./errors";
 import type { ComputeClient } from "./client";
-import type { AvailabilityLevel, CreatePodRequest, DataCenter, GpuType, Pod } from "./schemas";
+import { globalNetworkingRefusal, type AvailabilityLevel, type CreatePodRequest, type DataCenter, type GpuType, type Pod } from "./schemas";
 
 export interface PlacementCandidate {
   /** GPU type for GPU pods; omitted to keep the request's own `gpu.id` (or for CPU pods). */
@@ -152,11 +152,11 @@ export function rankCandidates(
   gpuIds.forEach((gpuTypeId) => {
     const gpu = byId.get(gpuTypeId);
     if (!satisfiesCuda(gpu, request.gpu ?? {})) return;
-    // Global networking needs an NVIDIA GPU as well as a data center that has it.
-    if (request.globalNetworking && gpu && gpu.manufacturer !== "NVIDIA") return;
+    // Global networking rules out GPU types and data centers (the rule: pod-rules.ts).
+    if (request.globalNetworking && gpu && globalNetworkingRefusal({ gpu: true, manufacturer: gpu.manufacturer })) return;
     for (const dc of dataCenters) {
       if (rule.dataCenterIds && !rule.dataCenterIds.includes(dc.id)) continue;
-      if (request.globalNetworking && !dc.globalNetwork) continue;
+      if (request.globalNetworking && globalNetworkingRefusal({ gpu: true, dataCenterGlobalNetwork: dc.globalNetwork })) continue;
       const level = dc.gpuAvailability?.find((a) => a.id === gpuTypeId)?.availability ?? "NONE";
       if (RANK[level] === 0 || RANK[level] < floor) continue;
       ranked.push({ candidate: { gpuTypeId, dataCenterId: dc.id }, rank: RANK[level], order: order++ });

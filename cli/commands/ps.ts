@@ -40,7 +40,7 @@ export function psCommand(): Command {
   const ps = new Command("ps")
     .description("List the account's pods and sandboxes that bill or may bill: status, $/hr, GPU or compute, and the owning stack (or unmanaged), with the total")
     .option("-a, --all", "also pods and sandboxes that bill no more (terminated pods, terminated and failed sandboxes)")
-    .addOption(new Option("--unmanaged", "only resources no Pulumi stack of pulumi-compute created (no owner mark)").conflicts("stack"))
+    .addOption(new Option("--unmanaged", "only resources without an owner mark (not created by this provider's creates: made elsewhere, or brought in with adoptPodId/adoptSandboxId)").conflicts("stack"))
     .addOption(new Option("--stack <project/stack>", "only resources owned by this stack").argParser(stackName))
     .action(action((ctx, flags: RowFilter) => list(ctx, flags)));
   examples(ps, ["compute ps", "compute ps --unmanaged", "compute ps --stack ml/dev --all", "compute ps --json | jq '.total.costPerHr'"]);

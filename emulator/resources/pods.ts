@@ -9,6 +9,7 @@ import {
   PodActionRequest,
   UpdatePodRequest,
   createPodCrossFieldViolations,
+  globalNetworkingRefusal,
   storedArgs,
   updatePodCrossFieldViolations,
   type Mounts,
@@ -180,11 +181,13 @@ export class Pods implements ResourceModule {
   /** Null when the pod may use global networking; otherwise why not (v2: globalNetworking). */
   private globalNetworkingEligible(pod: { gpu?: { id: string }; dataCenterId: string }): string | null {
     const gpuType = pod.gpu ? this.world.catalog.gpuType(pod.gpu.id) : undefined;
-    if (!gpuType || gpuType.manufacturer !== "NVIDIA") return "Global networking requires an NVIDIA GPU pod";
-    if (!this.world.catalog.dataCenter(pod.dataCenterId)?.globalNetwork) {
-      return `Global networking is not available in data center ${pod.dataCenterId}`;
-    }
-    return null;
+    // A GPU type the catalog does not know is refused: the service cannot vouch for it.
+    const why = globalNetworkingRefusal({
+      gpu: pod.gpu !== undefined,
+      manufacturer: gpuType?.manufacturer ?? "UNKNOWN",
+      dataCenterGlobalNetwork: this.world.catalog.dataCenter(pod.dataCenterId)?.globalNetwork ?? false,
+    });
+    return why ? `Global networking ${why} (data center ${pod.dataCenterId})` : null;
   }
 
   private release(pod: PodRecord): void {
@@ -254,7 +257,8 @@ export class Pods implements ResourceModule {
     }
     if (body.globalNetworking) {
       const gpuType = body.gpu ? catalog.gpuType(body.gpu.id) : undefined;
-      if (!body.gpu || (gpuType && gpuType.manufacturer !== "NVIDIA")) throw badRequest("Global networking requires an NVIDIA GPU pod");
+      const why = globalNetworkingRefusal({ gpu: body.gpu !== undefined, manufacturer: gpuType?.manufacturer });
+      if (why) throw badRequest(`Global networking ${why}`);
       const eligible = dataCenterIds.filter((id) => catalog.dataCenter(id)?.globalNetwork);
       if (eligible.length === 0) {
         const offered = catalog.allDataCenters().filter((d) => d.globalNetwork).map((d) => d.id);

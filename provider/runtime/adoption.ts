@@ -3,76 +3,137 @@
  * brought under the stack instead of created again.
  *
  * A create that runs again for the same stack resource (after a killed `up`, a crashed
- * provider host, a cancelled CI job) looks, before it creates, for a live pod or sandbox that
- * carries its mark:
- * - First generation (the resource was not in the state when checked): no resource of this
- *   stack resource can be in the state, so every live one with the same base was left behind.
- *   The newest whose settings match is adopted; the others are terminated (they bill, and no
- *   state will ever know them).
- * - Later generation (a replacement): only a resource carrying exactly this generation can be
- *   the interrupted attempt's; the resource being replaced carries an earlier one and is never
- *   touched here.
- * A match whose settings differ from what is now wanted (the program changed between the
- * interrupted run and this one) is terminated and created anew rather than adopted as if it
- * matched.
+ * provider host, a cancelled CI job) looks, before it creates, for a live pod or sandbox of
+ * the same base and generation whose settings match, and adopts it. What else of that stack
+ * resource it finds is a stray, terminated only once the create has succeeded (so a failed
+ * create never costs a working resource):
+ * - A replacement (a later generation): strays are resources of exactly its generation (an
+ *   earlier attempt of this same replacement with other settings). The resource it replaces
+ *   carries an earlier generation and is left to the engine.
+ * - A first generation (the state holds no resource of this URN, or a targeted `--replace`):
+ *   every other live resource of the base is a stray: it is either left behind by an
+ *   interrupted run, or the resource a targeted replace is about to delete anyway.
+ * Ids the engine's diff said are being replaced are never taken, and a resource adopted in
+ * this process is not deleted by it (a targeted replace cannot tell the provider which
+ * resource it replaces, and may hand the adopted one to `delete`).
  */
-import { POD_OWNER_ENV, SANDBOX_OWNER_LABEL, isFirstGeneration, parseOwnerMark, type ComputeClient, type Pod, type Sandbox } from "../../sdk";
+import { POD_OWNER_ENV, SANDBOX_OWNER_LABEL, isFirstGeneration, parseOwnerMark, type ComputeClient, type Pod, type Sandbox, type SetAside } from "../../sdk";
+import { ComputeError } from "../../sdk";
 import { report } from "./progress";
+
+const REPLACING = Symbol.for("pulumi-compute.provider.replacing");
+const ADOPTED = Symbol.for("pulumi-compute.provider.adopted");
+
+function registry(key: symbol): Set<string> {
+  const store = globalThis as Record<symbol, Set<string> | undefined>;
+  return (store[key] ??= new Set<string>());
+}
+
+/** The engine's diff said the resource with this id is replaced in this run. */
+export function markReplacing(id: string): void {
+  registry(REPLACING).add(id);
+}
+
+/** Whether a create of this process adopted the resource with this id. */
+export function wasAdopted(id: string): boolean {
+  return registry(ADOPTED).has(id);
+}
 
 interface Marked {
   id: string;
   createdAt: string;
 }
 
-interface Found<T> {
+export interface LeftBehind<T> {
   adopt?: T;
-  discard: T[];
+  /** Terminate once the create has succeeded. */
+  strays: T[];
 }
 
-/** Sorts what carries the mark `wanted` (with its spec) into the one to adopt and the rest. */
-export function leftBehind<T extends Marked>(items: T[], markOf: (item: T) => string | undefined, wanted: string): Found<T> {
+/** Sorts what carries the base of `wanted` into the one to adopt and the strays. */
+export function leftBehind<T extends Marked>(items: T[], markOf: (item: T) => string | undefined, wanted: string): LeftBehind<T> {
   const target = parseOwnerMark(wanted);
-  if (!target) return { discard: [] };
-  const first = isFirstGeneration(wanted);
-  const mine = items.filter((item) => {
-    const mark = parseOwnerMark(markOf(item));
-    if (!mark || mark.base !== target.base) return false;
-    return first || mark.generation === target.generation;
-  });
-  const newestFirst = [...mine].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-  const adopt = newestFirst.find((item) => parseOwnerMark(markOf(item))?.spec === target.spec);
-  return { adopt, discard: newestFirst.filter((item) => item !== adopt) };
+  if (!target) return { strays: [] };
+  const sameBase = items
+    .filter((item) => parseOwnerMark(markOf(item))?.base === target.base && !registry(REPLACING).has(item.id))
+    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  const sameGeneration = sameBase.filter((item) => parseOwnerMark(markOf(item))!.generation === target.generation);
+  const adopt = sameGeneration.find((item) => parseOwnerMark(markOf(item))!.spec === target.spec);
+  const candidates = isFirstGeneration(wanted) ? sameBase : sameGeneration;
+  return { adopt, strays: candidates.filter((item) => item !== adopt) };
 }
 
-/** A live pod the interrupted create of `mark` made, if any; strays of the same resource are terminated. */
-export async function takeLeftBehindPod(api: ComputeClient, name: string, mark: string): Promise<Pod | undefined> {
-  const live = (await api.pods.list()).filter((pod) => pod.status !== "TERMINATED");
-  const found = leftBehind(live, (pod) => pod.env?.[POD_OWNER_ENV], mark);
-  for (const stray of found.discard) {
-    report("pod", name, `terminating pod ${stray.id}: an interrupted run created it for this resource with other settings`);
-    await api.pods.delete(stray.id).catch(() => undefined);
+/**
+ * A list item the SDK could not read may be what the interrupted create made: rather than risk
+ * a second resource, refuse (the error says which item and why; `compute ps` shows it too).
+ */
+function refuseOverUnreadable(kind: string, name: string, setAside: SetAside[]): void {
+  const suspect = setAside.find((item) => item.name === undefined || item.name === name);
+  if (suspect) {
+    throw new ComputeError(
+      `${kind} ${name}: the ${kind} list holds an item that cannot be read (${suspect.id ?? "no id"}: ${suspect.violations.join("; ")}); ` +
+        `it may be what an interrupted run created for this resource, so no second one is created`,
+    );
   }
-  if (found.adopt) report("pod", name, `adopted pod ${found.adopt.id}, which an interrupted run created for this resource`);
-  return found.adopt;
+}
+
+export interface Found<T> {
+  adopted?: T;
+  /** Terminates the strays; call once the created or adopted resource is ready. */
+  settle(): Promise<void>;
+}
+
+/** Before a pod create: what an interrupted create of `mark` made, if anything. */
+export async function findLeftBehindPod(api: ComputeClient, name: string, mark: string): Promise<Found<Pod>> {
+  const page = await api.pods.page();
+  refuseOverUnreadable("pod", name, page.setAside);
+  const found = leftBehind(
+    page.items.filter((pod) => pod.status !== "TERMINATED"),
+    (pod) => pod.env?.[POD_OWNER_ENV],
+    mark,
+  );
+  if (found.adopt) {
+    registry(ADOPTED).add(found.adopt.id);
+    report("pod", name, `adopted pod ${found.adopt.id}, which an interrupted run created for this resource`);
+  }
+  return {
+    adopted: found.adopt,
+    settle: async () => {
+      for (const stray of found.strays) {
+        report("pod", name, `terminating pod ${stray.id}: an earlier run created it for this resource and no state holds it`);
+        await api.pods.delete(stray.id).catch(() => undefined);
+      }
+    },
+  };
 }
 
 /** The same for sandboxes (the list holds only live ones: CREATING, RUNNING and FAILED). */
-export async function takeLeftBehindSandbox(api: ComputeClient, name: string, mark: string): Promise<Sandbox | undefined> {
-  const live = await api.sandboxes.list();
-  const found = leftBehind(
-    live.filter((sandbox) => sandbox.state === "CREATING" || sandbox.state === "RUNNING"),
-    (sandbox) => sandbox.labels?.[SANDBOX_OWNER_LABEL],
+export async function findLeftBehindSandbox(api: ComputeClient, name: string, mark: string): Promise<Found<Sandbox>> {
+  const page = await api.sandboxes.page();
+  refuseOverUnreadable("sandbox", name, page.setAside);
+  const markOf = (sandbox: Sandbox) => sandbox.labels?.[SANDBOX_OWNER_LABEL];
+  const usable = leftBehind(
+    page.items.filter((sandbox) => sandbox.state === "CREATING" || sandbox.state === "RUNNING"),
+    markOf,
     mark,
   );
+  // A FAILED one cannot be adopted; it no longer runs, but it is still the account's clutter.
   const failed = leftBehind(
-    live.filter((sandbox) => sandbox.state === "FAILED"),
-    (sandbox) => sandbox.labels?.[SANDBOX_OWNER_LABEL],
+    page.items.filter((sandbox) => sandbox.state === "FAILED"),
+    markOf,
     mark,
   );
-  for (const stray of [...found.discard, ...(failed.adopt ? [failed.adopt] : []), ...failed.discard]) {
-    report("sandbox", name, `terminating sandbox ${stray.id}: an interrupted run created it for this resource and it is not usable`);
-    await api.sandboxes.delete(stray.id).catch(() => undefined);
+  if (usable.adopt) {
+    registry(ADOPTED).add(usable.adopt.id);
+    report("sandbox", name, `adopted sandbox ${usable.adopt.id}, which an interrupted run created for this resource`);
   }
-  if (found.adopt) report("sandbox", name, `adopted sandbox ${found.adopt.id}, which an interrupted run created for this resource`);
-  return found.adopt;
+  return {
+    adopted: usable.adopt,
+    settle: async () => {
+      for (const stray of [...usable.strays, ...(failed.adopt ? [failed.adopt] : []), ...failed.strays]) {
+        report("sandbox", name, `terminating sandbox ${stray.id}: an earlier run created it for this resource and no state holds it`);
+        await api.sandboxes.delete(stray.id).catch(() => undefined);
+      }
+    },
+  };
 }

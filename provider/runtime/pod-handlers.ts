@@ -16,7 +16,7 @@ import {
   type Pod,
   type PodStatus,
 } from "../../sdk";
-import { takeLeftBehindPod } from "./adoption";
+import { findLeftBehindPod, markReplacing, wasAdopted } from "./adoption";
 import { toCheckFailures, type CheckFailure } from "./check-failures";
 import { PartialFailure, plain, unreadableCreate } from "./partial";
 import {
@@ -43,9 +43,19 @@ export async function check(olds: Props, news: Props): Promise<{ inputs: Props; 
   const previous = withoutProvider(olds) as Partial<PodInputs>;
   resolveOwnerMark(inputs, previous);
   resolveName(inputs, previous, "pod");
-  const failures = toCheckFailures(createPodViolations(toCreateRequest(inputs)), inputs);
+  const failures = toCheckFailures(createPodViolations(asSent(inputs)), inputs);
   failures.push(...toCheckFailures(reservedEnvViolations(inputs.env), inputs), ...providerOnlyFailures(inputs));
   return { inputs: { ...inputs, [PROVIDER_KEY]: news[PROVIDER_KEY] }, failures };
+}
+
+/** The create body as `create` will send it, owner mark included (it counts toward the size limit). */
+function asSent(inputs: PodInputs) {
+  const request = toCreateRequest(inputs);
+  const envKnown = request.env === undefined || (typeof request.env === "object" && !containsUnknown(request.env));
+  if (typeof inputs.ownerMark === "string" && !isUnknown(inputs.ownerMark) && envKnown) {
+    request.env = { ...request.env, [POD_OWNER_ENV]: withSpec(inputs.ownerMark, {}) };
+  }
+  return request;
 }
 
 function providerOnlyFailures(inputs: PodInputs): CheckFailure[] {
@@ -73,6 +83,8 @@ function providerOnlyFailures(inputs: PodInputs): CheckFailure[] {
 
 export async function diff(_id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
   const result = diffPod(olds as unknown as PodOutputs, withoutProvider(news) as unknown as PodInputs);
+  // The replacement's create must never take this pod (see adoption.ts).
+  if (result.replaces.length > 0) markReplacing(_id);
   // A new provider build must reach the state even when nothing else changed.
   const providerChanged = olds[PROVIDER_KEY] !== news[PROVIDER_KEY];
   return { changes: result.replaces.length > 0 || result.updates.size > 0 || providerChanged, replaces: result.replaces, deleteBeforeReplace: false };
@@ -142,6 +154,7 @@ export async function create(props: Props): Promise<{ id: string; outs: Props }>
   const api = client();
   let pod: Pod;
   let facts: Partial<PodFacts> = {};
+  let settleStrays: (() => Promise<void>) | undefined;
   if (inputs.adoptPodId) {
     pod = await api.pods.get(inputs.adoptPodId);
     if (pod.status === "TERMINATED") throw new ComputeError(`adoptPodId ${inputs.adoptPodId}: the pod is terminated and cannot be adopted`);
@@ -151,8 +164,9 @@ export async function create(props: Props): Promise<{ id: string; outs: Props }>
     // again after an interrupted `up`, takes what the first attempt made (see adoption.ts).
     const request = toCreateRequest(inputs);
     const mark = inputs.ownerMark ? withSpec(inputs.ownerMark, { request, placement: inputs.placement ?? [] }) : undefined;
-    const found = mark ? await takeLeftBehindPod(api, inputs.name, mark) : undefined;
-    if (found) pod = found;
+    const found = mark ? await findLeftBehindPod(api, inputs.name, mark) : undefined;
+    settleStrays = found?.settle;
+    if (found?.adopted) pod = found.adopted;
     else {
       if (mark) request.env = { ...request.env, [POD_OWNER_ENV]: mark };
       const result = await createPodWithPlacement(api, request, inputs.placement ?? []).catch((error: unknown) => {
@@ -177,6 +191,8 @@ export async function create(props: Props): Promise<{ id: string; outs: Props }>
     const last = error instanceof WaitFailed && error.pod ? error.pod : pod;
     throw partial(inputs, props[PROVIDER_KEY], last, facts, error as Error);
   }
+  // Only now that this pod is ready: a failed create must never have cost a working pod.
+  await settleStrays?.();
   return { id: pod.id, outs: outputsOf(inputs, pod, facts) };
 }
 
@@ -243,6 +259,12 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
 export async function remove(id: string, props: Props): Promise<void> {
   const api = client().pods;
   const name = (props.name as string | undefined) ?? id;
+  if (wasAdopted(id)) {
+    // A targeted replace (`--replace`, taint) runs no diff, so its create could not tell this
+    // pod from one an interrupted run left, and adopted it: it is the stack's pod now.
+    report("pod", name, `kept pod ${id}: its replacement adopted it (to force a new pod, change an input that replaces it)`);
+    return;
+  }
   try {
     await api.delete(id);
   } catch (error) {

@@ -33,12 +33,35 @@ export function resolveName(inputs: Nameable, previous: Nameable, fallbackPrefix
   inputs.nameGenerated = true;
 }
 
+const NEXT_GENERATIONS = Symbol.for("pulumi-compute.provider.next-generations");
+
+/** Per stack resource (by base), the generation its replacement would carry, learned this run. */
+function nextGenerations(): Map<string, string> {
+  const store = globalThis as Record<symbol, Map<string, string> | undefined>;
+  return (store[NEXT_GENERATIONS] ??= new Map<string, string>());
+}
+
 /**
- * The owner mark of the resource `check` describes (see sdk/ownership.ts): the class's
- * first-generation mark for a resource the state does not hold, else the generation after the
- * one recorded. Advancing on every check is what keeps a replacement from ever carrying the
- * mark of the resource it replaces; only a create writes a mark on the service.
+ * The owner mark of the resource `check` describes (see sdk/ownership.ts). The engine checks a
+ * resource the state holds with its recorded inputs as `previous`: its mark stays what the
+ * live resource carries, and the generation a replacement of it would carry is remembered.
+ * When the engine then replaces it, it checks the inputs again without `previous` (Pulumi
+ * 3.248 `step_generator.go`), in the same provider process: that check takes the remembered
+ * generation. A check without `previous` and nothing remembered is a resource the state does
+ * not hold (or a targeted `--replace`, which the engine runs without any diff): the class's
+ * first-generation mark. The base always comes from the current URN (the class's mark).
  */
 export function resolveOwnerMark(inputs: Nameable, previous: Nameable): void {
-  if (parseOwnerMark(previous.ownerMark)) inputs.ownerMark = nextGeneration(previous.ownerMark!);
+  const current = parseOwnerMark(inputs.ownerMark);
+  if (!current) {
+    if (previous.ownerMark !== undefined) inputs.ownerMark = previous.ownerMark;
+    return;
+  }
+  if (parseOwnerMark(previous.ownerMark)) {
+    nextGenerations().set(current.base, nextGeneration(previous.ownerMark!, inputs.ownerMark!));
+    inputs.ownerMark = previous.ownerMark;
+    return;
+  }
+  const next = nextGenerations().get(current.base);
+  if (next) inputs.ownerMark = next;
 }

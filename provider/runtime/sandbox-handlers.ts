@@ -16,7 +16,7 @@ import {
   type CreateSandboxRequest,
   type Sandbox,
 } from "../../sdk";
-import { takeLeftBehindSandbox } from "./adoption";
+import { findLeftBehindSandbox, markReplacing, wasAdopted } from "./adoption";
 import { toCheckFailures, type CheckFailure } from "./check-failures";
 import { PartialFailure, plain, unreadableCreate } from "./partial";
 import { forget, report, reportTransition } from "./progress";
@@ -134,6 +134,8 @@ export async function diff(id: string, olds: Props, news: Props) {
   // Recorded as ended (a failed start, or an idle-timeout change that ended it): it cannot be
   // brought back in place, so the next `up` replaces it.
   if (GONE.has(String(olds.state))) result.replaces.push("state");
+  // The replacement's create must never take this sandbox (see adoption.ts).
+  if (result.replaces.length > 0) markReplacing(id);
   if (result.updates.includes("idleTimeoutSeconds")) await warnIfTimeoutEndsIt(id, olds, withoutProvider(news) as unknown as SandboxInputs);
   const providerChanged = olds[PROVIDER_KEY] !== news[PROVIDER_KEY];
   return { changes: result.replaces.length > 0 || result.updates.length > 0 || providerChanged, replaces: result.replaces, deleteBeforeReplace: false };
@@ -185,6 +187,7 @@ export async function create(props: Props): Promise<{ id: string; outs: Props }>
   const inputs = withoutProvider(props) as unknown as SandboxInputs;
   const api = client().sandboxes;
   let sandbox: Sandbox;
+  let settleStrays: (() => Promise<void>) | undefined;
   if (inputs.adoptSandboxId) {
     sandbox = await api.get(inputs.adoptSandboxId);
     if (sandbox.state === "TERMINATED" || sandbox.state === "FAILED") {
@@ -196,8 +199,9 @@ export async function create(props: Props): Promise<{ id: string; outs: Props }>
     // again after an interrupted `up`, takes what the first attempt made (see adoption.ts).
     const request = toCreateRequest(inputs);
     const mark = inputs.ownerMark ? withSpec(inputs.ownerMark, request) : undefined;
-    const found = mark ? await takeLeftBehindSandbox(client(), inputs.name, mark) : undefined;
-    if (found) sandbox = found;
+    const found = mark ? await findLeftBehindSandbox(client(), inputs.name, mark) : undefined;
+    settleStrays = found?.settle;
+    if (found?.adopted) sandbox = found.adopted;
     else {
       if (mark) request.labels = { ...request.labels, [SANDBOX_OWNER_LABEL]: mark };
       sandbox = await api.create(request).catch((error: unknown) => {
@@ -216,6 +220,8 @@ export async function create(props: Props): Promise<{ id: string; outs: Props }>
     if (error instanceof StartFailed) await api.delete(sandbox.id).catch(() => undefined);
     throw error;
   }
+  // Only now that this sandbox runs: a failed create must never have cost a working one.
+  await settleStrays?.();
   return { id: sandbox.id, outs: outputsOf(inputs, sandbox) };
 }
 
@@ -299,6 +305,11 @@ async function warnIfTimeoutEndsIt(id: string, olds: Props, news: SandboxInputs)
 }
 
 export async function remove(id: string, props: Props): Promise<void> {
+  if (wasAdopted(id)) {
+    // See pod-handlers.ts remove: a targeted replace adopted it; it is the stack's sandbox now.
+    report("sandbox", String(props.name ?? id), `kept sandbox ${id}: its replacement adopted it (to force a new one, change an input that replaces it)`);
+    return;
+  }
   try {
     await client().sandboxes.delete(id); // 204, also when already terminated
   } catch (error) {

@@ -18,7 +18,7 @@ const compute = { vcpuCount: 2, memoryInGb: 4, containerDiskInGb: 10 };
 
 /** The owner mark the provider writes for resource `name` of stack `project/stack`. */
 function mark(project: string, stack: string, name: string, settings?: unknown): string {
-  const first = ownerMark({ organization: "organization", project, stack, urn: `urn:pulumi:${stack}::${project}::compute:index:Resource::${name}`, salt: "salt" });
+  const first = ownerMark({ organization: "organization", project, stack, backend: "file:///state", urn: `urn:pulumi:${stack}::${project}::compute:index:Resource::${name}`, salt: "salt" });
   return settings === undefined ? first : withSpec(first, settings);
 }
 

@@ -172,6 +172,32 @@ describe("interrupted up", () => {
     expect(await leaks()).toEqual({ leaked: [], lost: [] });
   });
 
+  it("a replacement leaves the pod it replaces running until the new one is ready; --replace never loses the pod", async () => {
+    await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000 } } } });
+    await e2e.stack.up();
+    const [original] = (await e2e.stateIds()).pods;
+
+    await e2e.control.clearRequests();
+    await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000, count: 2 } } } });
+    await e2e.stack.up();
+    const mutations = (await e2e.control.requests()).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+    const created = mutations.indexOf("POST /v2/pods");
+    const deleted = mutations.findIndex((m) => m.startsWith("DELETE") && m.endsWith(original!));
+    expect(created).toBeGreaterThanOrEqual(0);
+    expect(deleted).toBeGreaterThan(created); // only the engine's delete, after the create
+    expect(mutations.filter((m) => m.endsWith(original!))).toHaveLength(1);
+    expect(await leaks()).toEqual({ leaked: [], lost: [] });
+
+    // A targeted replace runs no diff, so the provider cannot tell which pod it replaces: it
+    // must end with one live pod the state knows, never with the state pointing at a deleted one.
+    const urn = `urn:pulumi:interrupted::compute-e2e::pulumi-nodejs:dynamic/compute:Pod::a`;
+    const replaced = await e2e.stack.up({ replace: [urn] });
+    expect(replaced.summary.result).toBe("succeeded");
+    expect(await leaks()).toEqual({ leaked: [], lost: [] });
+    expect((await e2e.stateIds()).pods).toHaveLength(1);
+    expect((replaced.outputs.podOutputs.value as Record<string, { status: string }>).a.status).toBe("RUNNING");
+  });
+
   it("the service down for longer than the retries during the pods' and the sandbox's waits: recorded, then resumed", async () => {
     await e2e.declare(declared);
     await e2e.control.setTimings({ podProvisioningMs: 6000, podStartingMs: 2000, sandboxCreatingMs: 6000 });

@@ -5,31 +5,35 @@
  */
 import { POD_OWNER_ENV, SANDBOX_OWNER_LABEL, isFirstGeneration, nextGeneration, ownerMark, ownerOf, parseOwnerMark, withSpec } from "../../sdk";
 import { leftBehind } from "../../provider/runtime/adoption";
-import { bootProvider, checked, GPU, PROVIDER_TEXT, runtime, type ProviderEnv } from "./helpers";
+import { bootProvider, checked, GPU, PROVIDER_TEXT, recorded, runtime, type ProviderEnv } from "./helpers";
 
-const identity = { organization: "organization", project: "ml", stack: "dev", urn: "urn:pulumi:dev::ml::pulumi-nodejs:dynamic/compute:Pod::trainer", salt: "v1:abc" };
+const identity = { organization: "organization", project: "ml", stack: "dev", backend: "file:///state", urn: "urn:pulumi:dev::ml::pulumi-nodejs:dynamic/compute:Pod::trainer", salt: "v1:abc" };
 
 describe("owner marks", () => {
   it("are stable for one stack resource and differ for another stack, resource, project or salt", () => {
     const mark = ownerMark(identity);
     expect(ownerMark({ ...identity })).toBe(mark);
-    for (const other of [{ stack: "prod" }, { project: "ml2" }, { urn: identity.urn.replace("trainer", "worker") }, { salt: "v1:other" }, { organization: "acme" }]) {
+    for (const other of [{ stack: "prod" }, { project: "ml2" }, { urn: identity.urn.replace("trainer", "worker") }, { salt: "v1:other" }, { organization: "acme" }, { backend: "file:///other" }]) {
       expect(parseOwnerMark(ownerMark({ ...identity, ...other }))!.base).not.toBe(parseOwnerMark(mark)!.base);
     }
     expect(parseOwnerMark(mark)).toMatchObject({ label: "ml/dev/trainer" });
     expect(isFirstGeneration(mark)).toBe(true);
   });
 
-  it("advance one generation at a time, keeping the resource's base and label", () => {
+  it("advance one generation per replacement, deterministically, keeping the current base and label", () => {
     const first = ownerMark(identity);
     const second = nextGeneration(first);
     const third = nextGeneration(second);
     expect(new Set([first, second, third]).size).toBe(3);
-    expect(nextGeneration(first)).toBe(second); // deterministic: a re-run of check computes the same
+    expect(nextGeneration(first)).toBe(second); // a repeated run computes the same
     for (const mark of [second, third]) {
       expect(parseOwnerMark(mark)).toMatchObject({ base: parseOwnerMark(first)!.base, label: "ml/dev/trainer" });
       expect(isFirstGeneration(mark)).toBe(false);
     }
+    // Renamed with an alias: the replacement carries the new URN's base, the old generation's successor.
+    const renamed = ownerMark({ ...identity, urn: identity.urn.replace("trainer", "teacher") });
+    const afterRename = nextGeneration(second, renamed);
+    expect(parseOwnerMark(afterRename)).toMatchObject({ base: parseOwnerMark(renamed)!.base, generation: parseOwnerMark(third)!.generation, label: "ml/dev/teacher" });
   });
 
   it("carry a settings hash that does not depend on key order", () => {
@@ -50,14 +54,14 @@ describe("what a repeated create takes", () => {
   const item = (id: string, mark: string | undefined, createdAt = "2026-11-23T10:00:00Z") => ({ id, createdAt, mark });
   const markOf = (i: { mark?: string }) => i.mark;
 
-  it("a first create adopts the matching resource of its base and discards the rest", () => {
+  it("a first create adopts the matching resource of its generation; every other of its base is a stray", () => {
     const older = item("p1", withSpec(first, spec), "2026-11-23T10:00:00Z");
     const newer = item("p2", withSpec(first, spec), "2026-11-23T10:05:00Z");
     const otherSettings = item("p3", withSpec(first, { image: "old" }));
     const laterGeneration = item("p4", withSpec(nextGeneration(first), spec)); // a killed replacement's, with no state left
     const found = leftBehind([older, newer, otherSettings, laterGeneration], markOf, withSpec(first, spec));
     expect(found.adopt?.id).toBe("p2");
-    expect(found.discard.map((i) => i.id).sort()).toEqual(["p1", "p3", "p4"]);
+    expect(found.strays.map((i) => i.id).sort()).toEqual(["p1", "p3", "p4"]);
   });
 
   it("a replacement takes only its own generation and never touches the resource it replaces", () => {
@@ -65,16 +69,17 @@ describe("what a repeated create takes", () => {
     const third = nextGeneration(second);
     const replaced = item("old", withSpec(first, { image: "before" }));
     const interrupted = item("new", withSpec(third, spec));
-    const found = leftBehind([replaced, interrupted], markOf, withSpec(third, spec));
-    expect(found).toEqual({ adopt: interrupted, discard: [] });
-    expect(leftBehind([replaced], markOf, withSpec(third, spec))).toEqual({ adopt: undefined, discard: [] });
+    const otherAttempt = item("other", withSpec(third, { image: "earlier attempt" }));
+    const found = leftBehind([replaced, interrupted, otherAttempt], markOf, withSpec(third, spec));
+    expect(found).toEqual({ adopt: interrupted, strays: [otherAttempt] });
+    expect(leftBehind([replaced], markOf, withSpec(third, spec))).toEqual({ adopt: undefined, strays: [] });
   });
 
   it("ignores other stacks, other resources and unmarked resources", () => {
     const otherStack = item("x", withSpec(ownerMark({ ...identity, stack: "prod" }), spec));
     const otherResource = item("y", withSpec(ownerMark({ ...identity, urn: `${identity.urn}2` }), spec));
     const unmarked = item("z", undefined);
-    expect(leftBehind([otherStack, otherResource, unmarked], markOf, withSpec(first, spec))).toEqual({ adopt: undefined, discard: [] });
+    expect(leftBehind([otherStack, otherResource, unmarked], markOf, withSpec(first, spec))).toEqual({ adopt: undefined, strays: [] });
   });
 });
 
@@ -101,17 +106,28 @@ describe("the provider's creates, run again", () => {
     await runtime.pod.remove(first.id, first.outs);
   });
 
-  it("a replacement's create makes a new pod even with the same settings, and keeps the old one", async () => {
+  it("a replacement's create makes a new pod and leaves the one it replaces to the engine", async () => {
     const mark = ownerMark({ ...identity, urn: `${identity.urn}-replace` });
-    const created = await runtime.pod.create(await checked("pod", { image: "i", gpu: { id: GPU.a5000 }, namePrefix: "trainer", ownerMark: mark }));
-    // The engine's check for the replacement gets the old inputs as olds.
-    const replacement = await checked("pod", { image: "i", gpu: { id: GPU.a5000 }, namePrefix: "trainer", ownerMark: mark }, created.outs);
+    const args = { image: "i", gpu: { id: GPU.a5000 }, namePrefix: "trainer", ownerMark: mark };
+    const created = await runtime.pod.create(await checked("pod", args));
+    // What the engine does for a replacement (3.248 step_generator.go): check with the recorded
+    // inputs, diff, then check again without them, and create.
+    const recordedInputs = await checked("pod", args, created.outs);
+    expect(recordedInputs.ownerMark).toBe(created.outs.ownerMark); // unchanged: no churn in state
+    const changed = { ...args, gpu: { id: GPU.a5000, count: 2 } };
+    expect((await runtime.pod.diff(created.id, recorded(created.outs), { ...changed, ownerMark: recordedInputs.ownerMark, __provider: PROVIDER_TEXT })).replaces).toContain("gpu.count");
+    const replacement = await checked("pod", changed);
+    expect(isFirstGeneration(replacement.ownerMark as string)).toBe(false);
     const second = await runtime.pod.create(replacement);
     expect(second.id).not.toBe(created.id);
     const live = (await listPods()).filter((p) => p.status !== "TERMINATED").map((p) => p.id);
-    expect(live).toEqual(expect.arrayContaining([created.id, second.id]));
-    await runtime.pod.remove(second.id, second.outs);
+    expect(live).toEqual(expect.arrayContaining([created.id, second.id])); // the old one is the engine's to delete
+    // Run again after an interruption, the same replacement finds its first attempt.
+    await checked("pod", args, created.outs);
+    const again = await runtime.pod.create(await checked("pod", changed));
+    expect(again.id).toBe(second.id);
     await runtime.pod.remove(created.id, created.outs);
+    await runtime.pod.remove(second.id, second.outs);
   });
 
   it("errors thrown by a method show [secret] for a secret input's value", async () => {
