@@ -1,28 +1,31 @@
 /** Pods: create (duplicate-safe), read, list, update, actions, delete, logs. */
-import { createdByAttempt, type HttpCore } from "../http";
+import { createdByAttemptIn, type HttpCore } from "../http";
 import { streamLogs, type LogStreamOptions } from "../logs";
-import { ListPodsResponse, Pod, type CreatePodRequest, type PodActionName, type UpdatePodRequest } from "../schemas";
+import { ListPodsResponse, Pod, createWithStoredArgs, type CreatePodRequest, type PodActionName, type SetAside, type UpdatePodRequest } from "../schemas";
 import { assertValid, createPodViolations, updatePodViolations } from "../validate";
 
 export class Pods {
   constructor(private readonly http: HttpCore) {}
 
   /**
-   * Creates a pod. After a 5xx or a lost connection the attempt may have created the pod: before
-   * sending again, the pod list is searched for one of the same name created after the attempt
-   * began, and that pod is returned instead. Never two pods for one create.
+   * Creates a pod, never twice. After a 5xx or a lost connection the attempt may have created
+   * the pod: before sending again, the pod list is searched for one of the same name created
+   * after the attempt began, and that pod is returned instead. A 2xx whose body cannot be read
+   * is never resent either: the pod is read back by the id the body carries (see
+   * `HttpCore.request`). Exec-form `cmd`/`entrypoint` travel as the stored `args` string.
    */
   async create(request: CreatePodRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Pod> {
     if (options.validate !== false) assertValid("pod create request", request, createPodViolations(request));
     return this.http.request({
       method: "POST",
       path: "/v2/pods",
-      body: request,
+      body: createWithStoredArgs(request),
       schema: Pod,
       signal: options.signal,
+      readBack: (id) => this.get(id, { signal: options.signal }),
       recover: async (attemptStartedAt) => {
-        const pods = await this.list({ signal: options.signal });
-        return createdByAttempt(pods, request.name, attemptStartedAt);
+        const page = await this.page({ signal: options.signal });
+        return createdByAttemptIn(page, request.name, attemptStartedAt, { method: "GET", path: "/v2/pods" });
       },
     });
   }
@@ -32,6 +35,11 @@ export class Pods {
   }
 
   async list(options: { includeClusterPods?: boolean; signal?: AbortSignal } = {}): Promise<Pod[]> {
+    return (await this.page(options)).items;
+  }
+
+  /** The list with the pods it could not read set aside (id, name and violations of each). */
+  async page(options: { includeClusterPods?: boolean; signal?: AbortSignal } = {}): Promise<{ items: Pod[]; setAside: SetAside[] }> {
     const response = await this.http.request({
       method: "GET",
       path: "/v2/pods",
@@ -39,7 +47,7 @@ export class Pods {
       schema: ListPodsResponse,
       signal: options.signal,
     });
-    return response.pods;
+    return { items: response.pods, setAside: response.setAside };
   }
 
   async update(id: string, patch: UpdatePodRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Pod> {
@@ -95,7 +103,14 @@ export class Pods {
     await this.http.request({ method: "DELETE", path: `/v2/pods/${encodeURIComponent(id)}`, signal: options.signal });
   }
 
+  /**
+   * The pod's log stream. The public API ends a pod's stream with a plain 200 (it lists no 409
+   * for pod logs), so in follow mode whether more lines can come is the pod's status, read when
+   * the stream ends: a stopped or gone pod ends the iterator.
+   */
   logs(id: string, options: LogStreamOptions = {}) {
-    return streamLogs(this.http, `/v2/pods/${encodeURIComponent(id)}/logs`, options);
+    const stopped: readonly Pod["status"][] = ["EXITED", "TERMINATED", "ERROR"];
+    const isFinished = async () => stopped.includes((await this.get(id, { signal: options.signal })).status);
+    return streamLogs(this.http, `/v2/pods/${encodeURIComponent(id)}/logs`, { isFinished, ...options });
   }
 }

@@ -1,7 +1,7 @@
 /** Sandboxes: create (duplicate-safe), get, list, idle timeout, extend, delete, logs. */
-import { createdByAttempt, type HttpCore } from "../http";
+import { createdByAttemptIn, type HttpCore } from "../http";
 import { streamLogs, type LogStreamOptions } from "../logs";
-import { ListSandboxesResponse, Sandbox, type CreateSandboxRequest, type SandboxState } from "../schemas";
+import { ListSandboxesResponse, Sandbox, type CreateSandboxRequest, type SandboxState, type SetAside } from "../schemas";
 import { assertValid, createSandboxRequestViolations } from "../validate";
 
 export interface ListSandboxesOptions {
@@ -22,9 +22,10 @@ export class Sandboxes {
       body: request,
       schema: Sandbox,
       signal: options.signal,
+      readBack: (id) => this.get(id, { signal: options.signal }),
       recover: async (attemptStartedAt) => {
-        const sandboxes = await this.list({ signal: options.signal });
-        return createdByAttempt(sandboxes, request.name, attemptStartedAt);
+        const page = await this.page({ signal: options.signal });
+        return createdByAttemptIn(page, request.name, attemptStartedAt, { method: "GET", path: "/v2/sandboxes" });
       },
     });
   }
@@ -34,6 +35,11 @@ export class Sandboxes {
   }
 
   async list(options: ListSandboxesOptions = {}): Promise<Sandbox[]> {
+    return (await this.page(options)).items;
+  }
+
+  /** The list with the sandboxes it could not read set aside (id, name and violations of each). */
+  async page(options: ListSandboxesOptions = {}): Promise<{ items: Sandbox[]; setAside: SetAside[] }> {
     const labels = Object.entries(options.labels ?? {}).map(([k, v]) => `${k}=${v}`);
     const response = await this.http.request({
       method: "GET",
@@ -42,7 +48,7 @@ export class Sandboxes {
       schema: ListSandboxesResponse,
       signal: options.signal,
     });
-    return response.sandboxes;
+    return { items: response.sandboxes, setAside: response.setAside };
   }
 
   /** Sets the idle timeout of a RUNNING sandbox; the response carries the applied (clamped) value. */
@@ -78,7 +84,10 @@ export class Sandboxes {
     await this.http.request({ method: "DELETE", path: `/v2/sandboxes/${encodeURIComponent(id)}`, signal: options.signal });
   }
 
+  /** The sandbox's log stream; in follow mode it ends once the sandbox is TERMINATED, FAILED or gone. */
   logs(id: string, options: LogStreamOptions = {}) {
-    return streamLogs(this.http, `/v2/sandboxes/${encodeURIComponent(id)}/logs`, options);
+    const over: readonly SandboxState[] = ["TERMINATED", "FAILED"];
+    const isFinished = async () => over.includes((await this.get(id, { signal: options.signal })).state);
+    return streamLogs(this.http, `/v2/sandboxes/${encodeURIComponent(id)}/logs`, { isFinished, ...options });
   }
 }

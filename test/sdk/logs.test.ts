@@ -1,12 +1,40 @@
 import type { ServerResponse } from "node:http";
-import { ComputeClient, ConflictError } from "../../sdk";
-import { problem, startLoopback, TEST_KEY } from "../helpers/loopback";
+import { ComputeClient, ConflictError, ConnectionError, NotFoundError, streamLogs } from "../../sdk";
+import { podBody, problem, sendJson, startLoopback, TEST_KEY } from "../helpers/loopback";
 
 const ts = (i: number) => `2020-01-01T01:00:${String(i).padStart(2, "0")}.000000Z`;
 const frame = (i: number, source = "container") => `id: ${ts(i)}\ndata: ${JSON.stringify({ source, line: `line ${i}`, ts: ts(i) })}\n\n`;
 
 function openSse(res: ServerResponse) {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+}
+
+/** A Sandbox body that satisfies the SDK's response schema. */
+function sandboxBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const now = new Date().toISOString();
+  return {
+    id: "sb-1",
+    name: "worker",
+    state: "RUNNING",
+    templateId: null,
+    image: "python:3.12",
+    dataCenterId: "US-TX-1",
+    compute: { vcpuCount: 1, memoryInGb: 1, containerDiskInGb: 1, costPerHr: 0.1 },
+    ports: [],
+    egressPolicy: { mode: "ALLOW_ALL", allow: [] },
+    idleTimeoutSeconds: 600,
+    maxLifetimeSeconds: 3600,
+    lastActivityAt: now,
+    idleExpiresAt: now,
+    expiresAt: now,
+    labels: {},
+    startedAt: now,
+    terminationReason: null,
+    terminatedAt: null,
+    createdAt: now,
+    updatedAt: now,
+    ...overrides,
+  };
 }
 
 async function collect<T>(iterable: AsyncIterable<T>, limit = Infinity): Promise<T[]> {
@@ -74,7 +102,9 @@ describe("log stream", () => {
 
   it("waits out 409 sandbox_starting and ends cleanly on container_exited", async () => {
     let connection = 0;
-    const server = await startLoopback((_req, res) => {
+    const server = await startLoopback((req, res) => {
+      // After a stream ends the reader asks the sandbox's state: still running, so it reconnects.
+      if (!req.path.endsWith("/logs")) return sendJson(res, 200, sandboxBody({ state: "RUNNING" }));
       connection += 1;
       if (connection === 1) return problem(res, 409, "starting", { code: "sandbox_starting" });
       if (connection === 2) {
@@ -136,6 +166,105 @@ describe("log stream", () => {
     try {
       const events = await collect(client.sandboxes.logs("sb-1", { follow: false, idleMs: 100 }));
       expect(events.map((e) => e.line)).toEqual(["line 1", "line 2"]);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
+
+describe("follow mode after a stream ends with 200", () => {
+  it("reconnects while the pod runs and ends once it has stopped", async () => {
+    let connection = 0;
+    let status = "RUNNING";
+    const server = await startLoopback((req, res) => {
+      if (!req.path.endsWith("/logs")) return sendJson(res, 200, podBody({ status }));
+      connection += 1;
+      openSse(res);
+      if (connection === 2) status = "EXITED"; // the container stops after its last line
+      res.end(frame(connection)); // no 409 in the public API for pod logs: a plain end
+    });
+    const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
+    try {
+      const events = await collect(client.pods.logs("pod-1"));
+      expect(events.map((e) => e.line)).toEqual(["line 1", "line 2"]);
+      expect(connection).toBe(2);
+      expect(server.requests.filter((r) => r.path === "/v2/pods/pod-1")).toHaveLength(2);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it.each(["TERMINATED", "FAILED"])("ends a sandbox's stream once the sandbox is %s", async (state) => {
+    const server = await startLoopback((req, res) => {
+      if (!req.path.endsWith("/logs")) return sendJson(res, 200, sandboxBody({ state }));
+      openSse(res);
+      res.end(frame(1));
+    });
+    const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
+    try {
+      const events = await collect(client.sandboxes.logs("sb-1"));
+      expect(events.map((e) => e.line)).toEqual(["line 1"]);
+      expect(server.requests.filter((r) => r.path.endsWith("/logs"))).toHaveLength(1);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it("ends when the pod is gone (404), on reading it or on reconnecting", async () => {
+    let connection = 0;
+    let gone = false;
+    const server = await startLoopback((req, res) => {
+      if (!req.path.endsWith("/logs")) {
+        if (gone) return problem(res, 404, "no such pod");
+        gone = true; // deleted right after this read
+        return sendJson(res, 200, podBody({ status: "RUNNING" }));
+      }
+      connection += 1;
+      if (gone) return problem(res, 404, "no such pod");
+      openSse(res);
+      res.end(frame(connection));
+    });
+    const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
+    try {
+      const events = await collect(client.pods.logs("pod-1"));
+      expect(events.map((e) => e.line)).toEqual(["line 1"]);
+      expect(connection).toBe(2); // the reconnect's 404, then the pod's own 404
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it("keeps following when the state cannot be read, and ends once it can", async () => {
+    let connection = 0;
+    const server = await startLoopback((_req, res) => {
+      connection += 1;
+      openSse(res);
+      res.end(frame(connection));
+    });
+    const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
+    let asked = 0;
+    const isFinished = async () => {
+      if (++asked === 1) throw new ConnectionError({ method: "GET", path: "/v2/pods/pod-1" }, "network unreachable");
+      return true;
+    };
+    try {
+      const events = await collect(streamLogs(client.http, "/v2/pods/pod-1/logs", { isFinished }));
+      expect(events.map((e) => e.line)).toEqual(["line 1", "line 2"]);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it("throws the 404 of an id that never streamed", async () => {
+    const server = await startLoopback((_req, res) => problem(res, 404, "no such sandbox"));
+    const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
+    try {
+      await expect(collect(client.sandboxes.logs("sb-404"))).rejects.toBeInstanceOf(NotFoundError);
     } finally {
       await client.close();
       await server.close();
