@@ -83,57 +83,66 @@ export interface Found<T> {
   settle(): Promise<void>;
 }
 
-/** Before a pod create: what an interrupted create of `mark` made, if anything. */
-export async function findLeftBehindPod(api: ComputeClient, name: string, mark: string): Promise<Found<Pod>> {
-  const page = await api.pods.page();
-  refuseOverUnreadable("pod", name, page.setAside);
-  const found = leftBehind(
-    page.items.filter((pod) => pod.status !== "TERMINATED"),
-    (pod) => pod.env?.[POD_OWNER_ENV],
-    mark,
-  );
-  if (found.adopt) {
-    registry(ADOPTED).add(found.adopt.id);
-    report("pod", name, `adopted pod ${found.adopt.id}, which an interrupted run created for this resource`);
+interface Family<T extends Marked> {
+  kind: "pod" | "sandbox";
+  page(): Promise<{ items: T[]; setAside: SetAside[] }>;
+  markOf(item: T): string | undefined;
+  /** Could be taken over as it is. */
+  usable(item: T): boolean;
+  /** Not usable, but still the account's clutter (a FAILED sandbox). */
+  clutter(item: T): boolean;
+  terminate(id: string): Promise<unknown>;
+}
+
+async function findLeftBehind<T extends Marked>(family: Family<T>, name: string, mark: string): Promise<Found<T>> {
+  const page = await family.page();
+  refuseOverUnreadable(family.kind, name, page.setAside);
+  const usable = leftBehind(page.items.filter(family.usable), family.markOf, mark);
+  const clutter = leftBehind(page.items.filter(family.clutter), family.markOf, mark);
+  if (usable.adopt) {
+    registry(ADOPTED).add(usable.adopt.id);
+    report(family.kind, name, `adopted ${family.kind} ${usable.adopt.id}, which an interrupted run created for this resource`);
   }
+  const strays = [...usable.strays, ...(clutter.adopt ? [clutter.adopt] : []), ...clutter.strays];
   return {
-    adopted: found.adopt,
+    adopted: usable.adopt,
     settle: async () => {
-      for (const stray of found.strays) {
-        report("pod", name, `terminating pod ${stray.id}: an earlier run created it for this resource and no state holds it`);
-        await api.pods.delete(stray.id).catch(() => undefined);
+      for (const stray of strays) {
+        report(family.kind, name, `terminating ${family.kind} ${stray.id}: an earlier run created it for this resource and no state holds it`);
+        await family.terminate(stray.id).catch(() => undefined);
       }
     },
   };
 }
 
-/** The same for sandboxes (the list holds only live ones: CREATING, RUNNING and FAILED). */
-export async function findLeftBehindSandbox(api: ComputeClient, name: string, mark: string): Promise<Found<Sandbox>> {
-  const page = await api.sandboxes.page();
-  refuseOverUnreadable("sandbox", name, page.setAside);
-  const markOf = (sandbox: Sandbox) => sandbox.labels?.[SANDBOX_OWNER_LABEL];
-  const usable = leftBehind(
-    page.items.filter((sandbox) => sandbox.state === "CREATING" || sandbox.state === "RUNNING"),
-    markOf,
-    mark,
-  );
-  // A FAILED one cannot be adopted; it no longer runs, but it is still the account's clutter.
-  const failed = leftBehind(
-    page.items.filter((sandbox) => sandbox.state === "FAILED"),
-    markOf,
-    mark,
-  );
-  if (usable.adopt) {
-    registry(ADOPTED).add(usable.adopt.id);
-    report("sandbox", name, `adopted sandbox ${usable.adopt.id}, which an interrupted run created for this resource`);
-  }
-  return {
-    adopted: usable.adopt,
-    settle: async () => {
-      for (const stray of [...usable.strays, ...(failed.adopt ? [failed.adopt] : []), ...failed.strays]) {
-        report("sandbox", name, `terminating sandbox ${stray.id}: an earlier run created it for this resource and no state holds it`);
-        await api.sandboxes.delete(stray.id).catch(() => undefined);
-      }
+/** Before a pod create: what an interrupted create of `mark` made, if anything. */
+export function findLeftBehindPod(api: ComputeClient, name: string, mark: string): Promise<Found<Pod>> {
+  return findLeftBehind<Pod>(
+    {
+      kind: "pod",
+      page: () => api.pods.page(),
+      markOf: (pod) => pod.env?.[POD_OWNER_ENV],
+      usable: (pod) => pod.status !== "TERMINATED",
+      clutter: () => false,
+      terminate: (id) => api.pods.delete(id),
     },
-  };
+    name,
+    mark,
+  );
+}
+
+/** The same for sandboxes (the list holds only live ones: CREATING, RUNNING and FAILED). */
+export function findLeftBehindSandbox(api: ComputeClient, name: string, mark: string): Promise<Found<Sandbox>> {
+  return findLeftBehind<Sandbox>(
+    {
+      kind: "sandbox",
+      page: () => api.sandboxes.page(),
+      markOf: (sandbox) => sandbox.labels?.[SANDBOX_OWNER_LABEL],
+      usable: (sandbox) => sandbox.state === "CREATING" || sandbox.state === "RUNNING",
+      clutter: (sandbox) => sandbox.state === "FAILED",
+      terminate: (id) => api.sandboxes.delete(id),
+    },
+    name,
+    mark,
+  );
 }

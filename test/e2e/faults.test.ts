@@ -18,11 +18,7 @@ describe("faults during up", () => {
     e2e = await createE2EStack("faults");
   });
   afterEach(async () => {
-    await e2e.control.clearFaults();
-    await e2e.stack.destroy();
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [] });
-    await e2e.control.reset();
-    await e2e.control.clearRequests();
+    await e2e.cleanSlate();
   });
   afterAll(() => e2e?.dispose());
 

@@ -48,6 +48,11 @@ export interface E2EStack {
   spawnUp(): ChildProcess;
   /** `pulumi cancel`: clears the lock a killed run leaves on the file backend. */
   cancel(): Promise<void>;
+  /**
+   * Between cases: faults cleared, `destroy`, then fails if anything still exists in the
+   * emulator (a leak), and resets the emulator and its request log.
+   */
+  cleanSlate(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -98,6 +103,11 @@ export async function createE2EStack(name: string, options: { program?: string; 
     const response = await fetch(`${emulator.url}${apiPath}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
     return response.json() as Promise<Record<string, Array<{ id: string; cluster?: unknown }>>>;
   };
+  const liveIds = async () => {
+    const pods = (await api("/v2/pods")).pods.filter((p) => !p.cluster).map((p) => p.id).sort();
+    const sandboxes = (await api("/v2/sandboxes")).sandboxes.map((s) => s.id).sort();
+    return { pods, sandboxes };
+  };
   return {
     stack,
     get emulator() {
@@ -115,11 +125,7 @@ export async function createE2EStack(name: string, options: { program?: string; 
       const ids = (type: string) => (deployment.resources ?? []).filter((r) => r.type === type && r.id).map((r) => r.id!).sort();
       return { pods: ids("pulumi-nodejs:dynamic/compute:Pod"), sandboxes: ids("pulumi-nodejs:dynamic/compute:Sandbox") };
     },
-    async liveIds() {
-      const pods = (await api("/v2/pods")).pods.filter((p) => !p.cluster).map((p) => p.id).sort();
-      const sandboxes = (await api("/v2/sandboxes")).sandboxes.map((s) => s.id).sort();
-      return { pods, sandboxes };
-    },
+    liveIds,
     stateFilesText() {
       return readTree(path.join(scratch, "state")).join("\n");
     },
@@ -136,6 +142,14 @@ export async function createE2EStack(name: string, options: { program?: string; 
         detached: true,
         stdio: "ignore",
       });
+    },
+    async cleanSlate() {
+      await control.clearFaults();
+      await stack.destroy();
+      const left = await liveIds();
+      if (left.pods.length + left.sandboxes.length > 0) throw new Error(`destroy left resources behind: ${JSON.stringify(left)}`);
+      await control.reset();
+      await control.clearRequests();
     },
     async cancel() {
       const env = { ...process.env, ...envVars, PULUMI_HOME: path.join(scratch, "home") };

@@ -24,11 +24,7 @@ describe("interrupted up", () => {
   afterEach(async () => {
     for (const pid of started) killProcess(pid); // what a kill of the CLI alone orphaned
     started.clear();
-    await e2e.control.clearFaults();
-    await e2e.stack.destroy();
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [] });
-    await e2e.control.reset();
-    await e2e.control.clearRequests();
+    await e2e.cleanSlate();
   });
   afterAll(() => e2e?.dispose());
 
@@ -132,12 +128,15 @@ describe("interrupted up", () => {
     expect(state.sandboxes).toHaveLength(1);
   });
 
-  it("a replacement interrupted after its create (create-before-delete): exactly one pod after the next up", async () => {
-    await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000 } } } });
+  it.each([
+    ["create-before-delete", [] as string[]],
+    ["delete-before-replace", ["a"]],
+  ])("a replacement interrupted after its create (%s): exactly one pod after the next up", async (_mode, deleteBeforeReplace) => {
+    await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000 } } }, deleteBeforeReplace });
     await e2e.stack.up();
     const [original] = (await e2e.stateIds()).pods;
 
-    await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000, count: 2 } } } }); // count replaces
+    await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000, count: 2 } } }, deleteBeforeReplace }); // count replaces
     await e2e.control.setTimings({ podProvisioningMs: 8000, podStartingMs: 2000 });
     const child = e2e.spawnUp();
     await untilCreated(2, 0);
@@ -146,26 +145,6 @@ describe("interrupted up", () => {
 
     await upAgainAfterKill();
     expect(await createdCount("/v2/pods")).toBe(2); // the original and one replacement
-    const state = await e2e.stateIds();
-    expect(state.pods).toHaveLength(1);
-    expect(state.pods).not.toContain(original);
-    expect(await leaks()).toEqual({ leaked: [], lost: [] });
-  });
-
-  it("a replacement interrupted after its create (delete-before-replace): exactly one pod after the next up", async () => {
-    await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000 } } }, deleteBeforeReplace: ["a"] });
-    await e2e.stack.up();
-    const [original] = (await e2e.stateIds()).pods;
-
-    await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000, count: 2 } } }, deleteBeforeReplace: ["a"] });
-    await e2e.control.setTimings({ podProvisioningMs: 8000, podStartingMs: 2000 });
-    const child = e2e.spawnUp();
-    await untilCreated(2, 0);
-    kill(child, "tree");
-    await sleep(500);
-
-    await upAgainAfterKill();
-    expect(await createdCount("/v2/pods")).toBe(2);
     const state = await e2e.stateIds();
     expect(state.pods).toHaveLength(1);
     expect(state.pods).not.toContain(original);
