@@ -53,6 +53,25 @@ export interface EmulatorOptions {
 
 export const DEFAULT_ADMIN_TOKEN = "emulator-admin-token";
 
+/**
+ * What `compute-emulator --ready-file <path>` writes and `--print json` prints once the server
+ * listens: everything a script or a test needs, so none has to read the human start-up lines.
+ * It holds the same development credentials those lines show.
+ */
+export interface EmulatorReady {
+  /** Base URL without `/v2`. */
+  url: string;
+  /** The fixture's development API key. */
+  apiKey: string;
+  /** Bearer token of the `/_emulator/` control plane. */
+  adminToken: string;
+  /** The emulator's process id (to signal it, or to read its memory). */
+  pid: number;
+  shape: Shape;
+  /** The state directory, or null when state lives in memory. */
+  dataDir: string | null;
+}
+
 export function resolveTimings(profile: Profile = "fast", overrides: Partial<Timings> = {}): Timings {
   const base = PROFILES[profile];
   if (!base) throw new Error(`Unknown timing profile "${profile}" (expected "fast" or "realistic")`);

@@ -7,8 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
-engine_root=$(bash scripts/setup.sh | tail -n 1)
-export COMPUTE_PULUMI_ROOT="$engine_root"
+source scripts/lib/engine-env.sh
+compute_setup
 status=0
 node bench/run.js "$@" || status=$?
 printf '[bench] total %s s, set-up included\n' "$(( $(date +%s) - started ))" >&2

@@ -17,38 +17,22 @@ for arg in "$@"; do
   esac
 done
 
-engine_root=$(bash scripts/setup.sh | tail -n 1)
+source scripts/lib/engine-env.sh
+compute_setup
 demo_dir="$PWD/.demo"
 mkdir -p "$demo_dir/state" "$demo_dir/emulator" "$demo_dir/pulumi-home"
 port="${COMPUTE_DEMO_PORT:-8787}"
 
-node dist/emulator/bin.js --port "$port" --data-dir "$demo_dir/emulator" --profile realistic >"$demo_dir/emulator.log" 2>&1 &
-emulator_pid=$!
-trap 'kill "$emulator_pid" 2>/dev/null || true; wait "$emulator_pid" 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-  grep -q "listening on" "$demo_dir/emulator.log" 2>/dev/null && break
-  if ! kill -0 "$emulator_pid" 2>/dev/null; then
-    echo "the emulator did not start:" >&2
-    cat "$demo_dir/emulator.log" >&2
-    exit 1
-  fi
-  sleep 0.1
-done
-base_url=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$demo_dir/emulator.log" | head -n 1)
-api_key=$(sed -n 's/^API key: *//p' "$demo_dir/emulator.log" | head -n 1)
-echo "Emulator: $base_url (log: .demo/emulator.log)"
+trap compute_emulator_stop EXIT
+compute_emulator_start "$demo_dir" --port "$port" --data-dir "$demo_dir/emulator" --profile realistic
+echo "Emulator: $EMULATOR_URL (log: .demo/emulator.log)"
 
-export PATH="$engine_root/bin:$(node -p 'require("path").dirname(require.resolve("@pulumi/pulumi/package.json"))'):$PATH"
-export PULUMI_BACKEND_URL="file://$demo_dir/state"
-export PULUMI_HOME="$demo_dir/pulumi-home"
 # A local demo passphrase for the local state; a real stack uses its own secrets provider.
-export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE:-compute-demo}"
-export PULUMI_SKIP_UPDATE_CHECK=true
-export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+compute_engine_env "$demo_dir/state" "$demo_dir/pulumi-home" "${PULUMI_CONFIG_PASSPHRASE:-compute-demo}"
 
 pulumi stack select demo --create >/dev/null
-pulumi config set compute:baseUrl "$base_url" >/dev/null
-pulumi config set --secret compute:apiKey "$api_key" >/dev/null
+pulumi config set compute:baseUrl "$EMULATOR_URL" >/dev/null
+pulumi config set --secret compute:apiKey "$EMULATOR_API_KEY" >/dev/null
 
 if [ "$action" = destroy ]; then
   pulumi destroy --yes

@@ -3,8 +3,8 @@
 # emulator HTTP, provider, CLI, and the end-to-end suites that drive the real Pulumi engine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-engine_root=$(bash scripts/setup.sh | tail -n 1)
-export COMPUTE_PULUMI_ROOT="$engine_root"
+source scripts/lib/engine-env.sh
+compute_setup
 # jest transpiles each file on its own; the suites are type-checked as a whole here.
 npx tsc -p tsconfig.test.json --noEmit
 # jest's own exit code is the verdict; extra arguments select suites (npm test -- test/sdk).

@@ -39,39 +39,41 @@ process.on("exit", () => {
   for (const child of children) child.kill("SIGTERM");
 });
 
-/** `node dist/emulator/bin.js` as a process of its own; resolves once it listens. */
+/**
+ * `node dist/emulator/bin.js` as a process of its own; resolves once it listens, with what its
+ * `--print json` line says (url, apiKey, adminToken, pid, ...). Its start-up lines go to stderr,
+ * kept only to explain an early exit.
+ */
 function startEmulatorProcess(args = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [dist("emulator/bin.js"), "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [dist("emulator/bin.js"), "--port", "0", "--print", "json", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     children.add(child);
     child.once("exit", () => children.delete(child));
     let text = "";
     let stderr = "";
     const onExit = (code) => reject(new Error(`emulator exited (${code}) before listening: ${stderr}`));
     child.once("exit", onExit);
-    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const onStderr = (chunk) => (stderr += chunk);
+    child.stderr.on("data", onStderr);
     child.stdout.on("data", (chunk) => {
       text += chunk;
-      const url = /listening on (\S+)/.exec(text)?.[1];
-      const apiKey = /API key: (\S+)/.exec(text)?.[1];
-      const adminToken = /Admin token: (\S+)/.exec(text)?.[1];
-      if (url && apiKey && adminToken) {
-        child.off("exit", onExit);
-        child.stdout.removeAllListeners("data");
-        child.stdout.resume();
-        resolve({
-          url,
-          apiKey,
-          adminToken,
-          pid: child.pid,
-          close: () =>
-            new Promise((done) => {
-              if (child.exitCode !== null) return done();
-              child.once("exit", () => done());
-              child.kill("SIGTERM");
-            }),
-        });
-      }
+      const newline = text.indexOf("\n");
+      if (newline < 0) return;
+      child.off("exit", onExit);
+      child.stdout.removeAllListeners("data");
+      child.stdout.resume();
+      child.stderr.off("data", onStderr);
+      child.stderr.resume();
+      const ready = JSON.parse(text.slice(0, newline));
+      resolve({
+        ...ready,
+        close: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null) return done();
+            child.once("exit", () => done());
+            child.kill("SIGTERM");
+          }),
+      });
     });
   });
 }

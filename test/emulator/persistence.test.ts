@@ -82,21 +82,20 @@ function runBinary(dataDir: string): Promise<{ child: ChildProcess; url: string;
   const root = resolve(__dirname, "../..");
   const child = spawn(
     process.execPath,
-    ["-r", "ts-node/register/transpile-only", "emulator/bin.ts", "--port", "0", "--profile", "fast", "--data-dir", dataDir],
+    ["-r", "ts-node/register/transpile-only", "emulator/bin.ts", "--port", "0", "--profile", "fast", "--data-dir", dataDir, "--print", "json"],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, TS_NODE_PROJECT: join(root, "tsconfig.json") } },
   );
   children.push(child);
   return new Promise((resolvePromise, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`compute-emulator did not start: ${out}`)), 20000);
+    let line = "";
     child.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const url = /listening on (\S+)/.exec(out)?.[1];
-      const apiKey = /API key: (\S+)/.exec(out)?.[1];
-      if (url && apiKey) {
-        clearTimeout(timer);
-        resolvePromise({ child, url, apiKey });
-      }
+      line += chunk;
+      if (!line.includes("\n")) return;
+      clearTimeout(timer);
+      const { url, apiKey } = JSON.parse(line) as { url: string; apiKey: string };
+      resolvePromise({ child, url, apiKey });
     });
     child.stderr!.on("data", (chunk) => (out += chunk));
     child.on("exit", (code) => reject(new Error(`compute-emulator exited with ${code}: ${out}`)));

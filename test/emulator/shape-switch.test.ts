@@ -79,24 +79,26 @@ test("compute-emulator --shape public answers in the public shape", async () => 
   delete env.COMPUTE_EMULATOR_SHAPE;
   const child: ChildProcess = spawn(
     process.execPath,
-    ["-r", "ts-node/register/transpile-only", "emulator/bin.ts", "--port", "0", "--profile", "fast", "--shape", "public"],
+    ["-r", "ts-node/register/transpile-only", "emulator/bin.ts", "--port", "0", "--profile", "fast", "--shape", "public", "--print", "json"],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"], env },
   );
   try {
-    const out = await new Promise<string>((resolvePromise, reject) => {
-      let text = "";
-      child.stdout!.on("data", (chunk) => {
-        text += chunk;
-        if (/^State: /m.test(text)) resolvePromise(text); // the last line of the start-up banner
-      });
-      child.stderr!.on("data", (chunk) => (text += chunk));
-      child.on("exit", (code) => reject(new Error(`compute-emulator exited with ${code}: ${text}`)));
+    let banner = "";
+    let line = "";
+    // The JSON line (stdout) and the start-up lines (stderr) arrive on two pipes, in any order.
+    const ready = await new Promise<{ url: string; apiKey: string; adminToken: string; shape: string }>((resolvePromise, reject) => {
+      const settle = () => {
+        if (line.includes("\n") && /^State: /m.test(banner)) resolvePromise(JSON.parse(line));
+      };
+      child.stdout!.on("data", (chunk) => ((line += chunk), settle()));
+      child.stderr!.on("data", (chunk) => ((banner += chunk), settle()));
+      child.on("exit", (code) => reject(new Error(`compute-emulator exited with ${code}: ${banner}`)));
     });
-    expect(out).toMatch(/Answer shape: public/);
-    const url = /listening on (\S+)/.exec(out)![1];
-    const control = new EmulatorControl(url, /Admin token: (\S+)/.exec(out)![1]);
+    expect(ready.shape).toBe("public");
+    expect(banner).toMatch(/Answer shape: public/);
+    const control = new EmulatorControl(ready.url, ready.adminToken);
     expect(await control.shape()).toBe("public");
-    expect(await shapeOfAnswers(url, /API key: (\S+)/.exec(out)![1])).toBe("public");
+    expect(await shapeOfAnswers(ready.url, ready.apiKey)).toBe("public");
   } finally {
     const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGTERM");

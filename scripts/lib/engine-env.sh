@@ -1,0 +1,68 @@
+# Sourced, never run, by the scripts of scripts/, from the repository root (each one cds there
+# first). What they share lives here once: the set-up, the environment the Pulumi engine runs
+# in, and an emulator in the background, read from its ready file (docs/emulator.md, "Started
+# by a script") rather than from its human start-up lines.
+
+# compute_setup: set-up of the clone (scripts/setup.sh, idempotent), then exports
+# COMPUTE_PULUMI_ROOT, the engine root setup prints on its last line: the name the end-to-end
+# suites and the benchmarks read it by.
+compute_setup() {
+  # A plain assignment, not `export X=$(…)`, which would hide a failed set-up from `set -e`.
+  COMPUTE_PULUMI_ROOT=$(bash scripts/setup.sh | tail -n 1)
+  export COMPUTE_PULUMI_ROOT
+}
+
+# compute_engine_env <state dir> <pulumi home> <passphrase>: the environment `pulumi` runs in,
+# self-contained: a file backend in <state dir>, its own home, no update check, no plugin
+# download (the only plugin is the dynamic provider's launcher, from @pulumi/pulumi), and the
+# engine compute_setup built first on PATH.
+compute_engine_env() {
+  local launcher_dir
+  launcher_dir=$(node -p 'require("path").dirname(require.resolve("@pulumi/pulumi/package.json"))')
+  export PATH="$COMPUTE_PULUMI_ROOT/bin:$launcher_dir:$PATH"
+  export PULUMI_BACKEND_URL="file://$1"
+  export PULUMI_HOME="$2"
+  export PULUMI_CONFIG_PASSPHRASE="$3"
+  export PULUMI_SKIP_UPDATE_CHECK=true
+  export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+}
+
+# compute_emulator_start <dir> [compute-emulator flag…]: starts the built emulator in the
+# background, its output in <dir>/emulator.log, and returns once it listens, with
+# EMULATOR_URL, EMULATOR_API_KEY, EMULATOR_ADMIN_TOKEN and EMULATOR_PID set. If the emulator
+# exits first (or is not listening within 30 s), shows its log and fails. One emulator at a
+# time: call `trap compute_emulator_stop EXIT` first, so that it ends with the script.
+compute_emulator_start() {
+  local dir=$1
+  shift
+  local ready="$dir/emulator.json" log="$dir/emulator.log" tries=0
+  # The emulator removes a stale file too, but only once it runs: this loop may look earlier.
+  rm -f "$ready"
+  node dist/emulator/bin.js --ready-file "$ready" "$@" >"$log" 2>&1 &
+  EMULATOR_PID=$!
+  # The file appears whole (written aside, then renamed) once the server listens.
+  until [ -s "$ready" ]; do
+    if ! kill -0 "$EMULATOR_PID" 2>/dev/null || [ "$tries" -ge 300 ]; then
+      echo "the emulator did not start (log: $log):" >&2
+      cat "$log" >&2
+      compute_emulator_stop
+      return 1
+    fi
+    sleep 0.1
+    tries=$((tries + 1))
+  done
+  local fields
+  fields=$(node -e '
+    const ready = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    console.log([ready.url, ready.apiKey, ready.adminToken].join("\n"));' "$ready")
+  { read -r EMULATOR_URL; read -r EMULATOR_API_KEY; read -r EMULATOR_ADMIN_TOKEN; } <<<"$fields"
+}
+
+# compute_emulator_stop: ends the emulator compute_emulator_start started (SIGTERM, a clean
+# close that also removes its ready file) and waits for it. Safe when none runs, and twice.
+compute_emulator_stop() {
+  [ -n "${EMULATOR_PID:-}" ] || return 0
+  kill "$EMULATOR_PID" 2>/dev/null || true
+  wait "$EMULATOR_PID" 2>/dev/null || true
+  EMULATOR_PID=
+}
