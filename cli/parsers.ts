@@ -4,7 +4,7 @@
  * and exits with the usage code before any request is sent.
  */
 import { InvalidArgumentError } from "commander";
-import { LABEL_KEY } from "../sdk/schemas";
+import { LABEL_KEY, LABEL_KEY_RULE } from "../contract";
 
 /** An integer in [min, max] written in decimal digits (no `1e3`, no `0x10`, no `12abc`). */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -29,7 +29,7 @@ export function label(value: string, previous: Record<string, string> | undefine
   if (eq <= 0) throw new InvalidArgumentError("Expected key=value.");
   const key = value.slice(0, eq);
   const text = value.slice(eq + 1);
-  if (!LABEL_KEY.test(key)) throw new InvalidArgumentError(`Label key "${key}" must be 1-63 letters, digits, '-', '_', '.' or '/'.`);
+  if (!LABEL_KEY.test(key)) throw new InvalidArgumentError(`Label key "${key}" ${LABEL_KEY_RULE}.`);
   const labels = { ...(previous ?? {}) };
   if (key in labels && labels[key] !== text) throw new InvalidArgumentError(`Label key "${key}" is given twice with different values.`);
   labels[key] = text;

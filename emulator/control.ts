@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { formatIssues } from "../sdk/schemas";
+import { formatIssues } from "../contract";
 import type { Emulator } from "./emulator";
 import { FaultInput, type Faults } from "./faults";
 import { FixtureError, MachineFixture, parseFixture } from "./fixture";

@@ -5,20 +5,29 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { HubRepo, formatIssues } from "../sdk/schemas";
+import {
+  Cloud,
+  ClusterRole,
+  DataCenterRegion,
+  GpuManufacturer,
+  HubRepo,
+  MIN_IDLE_TIMEOUT_SECONDS,
+  MIN_MAX_LIFETIME_SECONDS,
+  TemplateCategory,
+  VolumeType,
+  formatIssues,
+  stringMap,
+} from "../contract";
 import defaultFixture from "./fixtures/default.json";
 
-const region = z.enum(["NORTH_AMERICA", "SOUTH_AMERICA", "EUROPE", "ASIA", "MIDDLE_EAST", "AFRICA", "OCEANIA", "ANTARCTICA", "UNKNOWN"]);
-const cloud = z.enum(["SECURE", "COMMUNITY"]);
-const stringMap = z.record(z.string(), z.string());
 
 const DataCenterFixture = z.strictObject({
   id: z.string().min(1),
   name: z.string(),
-  region,
+  region: DataCenterRegion,
   countryCode: z.string().length(2).optional(),
   globalNetwork: z.boolean().default(false),
-  networkVolumeTypes: z.array(z.enum(["STANDARD", "HIGH_PERFORMANCE"])).default([]),
+  networkVolumeTypes: z.array(VolumeType).default([]),
   compliance: z.array(z.string()).default([]),
 });
 
@@ -26,7 +35,7 @@ const GpuTypeFixture = z.strictObject({
   id: z.string().min(1),
   name: z.string(),
   pool: z.string().nullable().default(null),
-  manufacturer: z.enum(["NVIDIA", "AMD", "UNKNOWN"]),
+  manufacturer: GpuManufacturer,
   memory: z.int(),
   price: z.strictObject({ secure: z.number(), community: z.number(), serverless: z.number().optional() }),
   maxCount: z.strictObject({ secure: z.int(), community: z.int() }),
@@ -56,7 +65,7 @@ export type MachineFixture = z.infer<typeof MachineFixture>;
 const GpuCapacityFixture = z.strictObject({
   dataCenterId: z.string(),
   gpuTypeId: z.string(),
-  cloud,
+  cloud: Cloud,
   machines: z.array(MachineFixture),
 });
 
@@ -77,8 +86,8 @@ const AccountFixture = z.strictObject({
   balance: z.number().default(100),
   rateLimits: RateLimitsFixture.default(DEFAULT_RATE_LIMITS),
   exempt: z.boolean().default(false),
-  maxIdleTimeoutSeconds: z.int().min(90).default(3600),
-  maxLifetimeSeconds: z.int().min(300).default(86400),
+  maxIdleTimeoutSeconds: z.int().min(MIN_IDLE_TIMEOUT_SECONDS).default(3600),
+  maxLifetimeSeconds: z.int().min(MIN_MAX_LIFETIME_SECONDS).default(86400),
   sshKeys: z.array(z.string()).default([]),
 });
 
@@ -109,7 +118,7 @@ const TemplateFixture = z.strictObject({
   serverless: z.boolean().default(false),
   public: z.boolean().default(false),
   source: z.enum(["official", "verified", "community"]).optional(),
-  category: z.enum(["CPU", "NVIDIA", "AMD"]).default("NVIDIA"),
+  category: TemplateCategory.default("NVIDIA"),
   startSsh: z.boolean().default(true),
   startJupyter: z.boolean().default(false),
   allowedCudaVersions: z.array(z.string()).default([]),
@@ -121,7 +130,7 @@ const NetworkVolumeFixture = z.strictObject({
   name: z.string(),
   size: z.int(),
   dataCenter: z.string(),
-  type: z.enum(["STANDARD", "HIGH_PERFORMANCE"]).default("STANDARD"),
+  type: VolumeType.default("STANDARD"),
 });
 
 const GlobalVolumeFixture = z.strictObject({
@@ -142,7 +151,7 @@ const PodFixture = z.strictObject({
   ports: z.array(z.string()).default([]),
   gpu: z.strictObject({ id: z.string(), count: z.int().min(1).default(1) }).optional(),
   cpu: z.strictObject({ id: z.string(), vcpuCount: z.int() }).optional(),
-  cloud: cloud.default("SECURE"),
+  cloud: Cloud.default("SECURE"),
   dataCenterId: z.string(),
   status: z.enum(["RUNNING", "EXITED"]).default("RUNNING"),
   startedSecondsAgo: z.number().min(0).default(3600),
@@ -150,7 +159,7 @@ const PodFixture = z.strictObject({
     .strictObject({
       id: z.string(),
       rank: z.int().nullable(),
-      role: z.enum(["SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER"]).optional(),
+      role: ClusterRole.optional(),
       ip: z.string().optional(),
     })
     .optional(),

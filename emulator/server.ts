@@ -18,7 +18,7 @@
  * `/_emulator/...` is the control plane (control.ts), outside the chain.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { MAX_BODY_BYTES, parseWire } from "../sdk/schemas";
+import { MAX_BODY_BYTES, parseWire } from "../contract";
 import { authenticate, authorize, identify, type Principal } from "./auth";
 import type { ControlPlane } from "./control";
 import type { Emulator } from "./emulator";

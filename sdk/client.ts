@@ -11,7 +11,7 @@ import { Pods } from "./resources/pods";
 import { Sandboxes } from "./resources/sandboxes";
 import { Serverless } from "./resources/serverless";
 import { Account, NetworkVolumes } from "./resources/volumes";
-import type { Pod, Sandbox } from "./schemas";
+import type { Pod, Sandbox } from "../contract";
 import { Watcher, type WatcherOptions } from "./watch";
 
 export class ComputeClient {

@@ -6,7 +6,7 @@
  * provider's process may load different copies, so each class is recognised by a brand
  * registered with `Symbol.for`, not by prototype identity (the technique undici uses).
  */
-import type { Problem } from "./schemas/common";
+import type { Problem } from "../contract";
 
 const BRANDS = Symbol.for("pulumi-compute.error.brands");
 

@@ -19,8 +19,7 @@ import {
 } from "./errors";
 import { sharedRateLimiter, type RateLimiter } from "./rate-limit";
 import { parseRetryAfter, retryDelay, sleep } from "./retry";
-import { parseWire } from "./schemas/issues";
-import type { SetAside } from "./schemas/reading";
+import { parseWire, type SetAside } from "../contract";
 
 export type QueryValue = string | number | boolean | string[] | undefined;
 

@@ -10,7 +10,6 @@ export {
   rankCandidates,
   requestForCandidate,
   satisfiesCuda,
-  compareCuda,
   describeCandidate,
   PlacementError,
   type CandidateRule,
@@ -35,4 +34,4 @@ export {
   type ParsedOwnerMark,
 } from "./ownership";
 export { Watcher, type WatchSource, type WatcherOptions } from "./watch";
-export * from "./schemas";
+export * from "../contract";

@@ -43,7 +43,7 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { ComputeError, ConflictError, ConnectionError, NotFoundError, ResponseValidationError } from "./errors";
 import type { HttpCore, StreamSpec } from "./http";
 import { backoff, sleep } from "./retry";
-import { LogEvent, parseWire } from "./schemas";
+import { LogEvent, parseWire } from "../contract";
 
 export type { LogEvent };
 

@@ -14,7 +14,16 @@
  */
 import { ApiError, ComputeError } from "./errors";
 import type { ComputeClient } from "./client";
-import { globalNetworkingRefusal, type AvailabilityLevel, type CreatePodRequest, type DataCenter, type GpuType, type Pod } from "./schemas";
+import {
+  cudaVersionSatisfies,
+  globalNetworkingRefusal,
+  type AvailabilityLevel,
+  type CreatePodRequest,
+  type CudaConstraint,
+  type DataCenter,
+  type GpuType,
+  type Pod,
+} from "../contract";
 
 export interface PlacementCandidate {
   /** GPU type for GPU pods; omitted to keep the request's own `gpu.id` (or for CPU pods). */
@@ -116,22 +125,15 @@ export async function createPodWithPlacement(
 
 const RANK: Record<AvailabilityLevel, number> = { HIGH: 3, MEDIUM: 2, LOW: 1, NONE: 0 };
 
-/** Numeric `major.minor` comparison: 12.11 is above 12.2. */
-export function compareCuda(a: string, b: string): number {
-  const [amaj, amin] = a.split(".").map(Number);
-  const [bmaj, bmin] = b.split(".").map(Number);
-  return amaj !== bmaj ? amaj - bmaj : amin - bmin;
-}
-
-/** Whether a GPU type can satisfy the request's CUDA constraint, from the catalog's versions. */
+/**
+ * Whether a GPU type can satisfy the request's CUDA constraint: one of the versions the catalog
+ * lists as available meets it (the rule itself: contract/cuda.ts).
+ */
 export function satisfiesCuda(gpu: GpuType | undefined, constraint: { allowedCudaVersions?: string[]; minCudaVersion?: string }): boolean {
-  const versions = (gpu?.cudaVersions ?? []).filter((v) => v.available).map((v) => v.version);
   if (!gpu?.cudaVersions) return true; // the catalog did not say: let the service decide
-  if (constraint.allowedCudaVersions && constraint.allowedCudaVersions.length > 0) {
-    if (!versions.some((v) => constraint.allowedCudaVersions!.includes(v))) return false;
-  }
-  if (constraint.minCudaVersion !== undefined && !versions.some((v) => compareCuda(v, constraint.minCudaVersion!) >= 0)) return false;
-  return true;
+  const cuda: CudaConstraint = { allowed: constraint.allowedCudaVersions, min: constraint.minCudaVersion };
+  if ((cuda.allowed ?? []).length === 0 && cuda.min === undefined) return true;
+  return gpu.cudaVersions.some((v) => v.available && cudaVersionSatisfies(v.version, cuda));
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   createSandboxViolations,
   parseWire,
   updatePodCrossFieldViolations,
-} from "./schemas";
+} from "../contract";
 
 function sizeViolation(body: unknown): string[] {
   const bytes = Buffer.byteLength(JSON.stringify(body) ?? "", "utf8");

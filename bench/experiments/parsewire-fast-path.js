@@ -10,7 +10,7 @@
  *   node bench/experiments/parsewire-fast-path.js      (after `npm run build`)
  */
 const path = require("node:path");
-const issues = require(path.join(__dirname, "../../dist/sdk/schemas/issues"));
+const issues = require(path.join(__dirname, "../../dist/contract/issues"));
 const logs = require("../scenarios/logs");
 
 (async () => {

@@ -5,7 +5,7 @@
  */
 import { Command, Option } from "commander";
 import type { CpuType, DataCenter, GpuType, Template } from "../../sdk";
-import { DataCenterRegion } from "../../sdk/schemas";
+import { DataCenterRegion } from "../../contract";
 import type { Column } from "../output";
 import { withSpinner } from "../spinner";
 import { action, examples } from "./shared";

@@ -7,7 +7,7 @@
  */
 import { Command, Option } from "commander";
 import type { HubListQuery, HubRepo, HubRepoType } from "../../sdk";
-import { HUB_ORDER_BY } from "../../sdk/schemas";
+import { HUB_ORDER_BY, MAX_HUB_LIST_LIMIT } from "../../contract";
 import type { Context } from "../context";
 import { shortTime, type Column } from "../output";
 import { integer, nonEmpty } from "../parsers";
@@ -32,7 +32,7 @@ function addListFlags(command: Command): Command {
     .addOption(new Option("--owner <owner>", "only repositories of this owner").argParser(nonEmpty))
     .addOption(new Option("--order-by <field>", "sort field").choices([...HUB_ORDER_BY]).default("stars"))
     .addOption(new Option("--order-dir <dir>", "sort direction").choices(["asc", "desc"]).default("desc"))
-    .addOption(new Option("--limit <n>", "maximum results (1-100)").argParser(integer(1, 100)).default(10))
+    .addOption(new Option("--limit <n>", `maximum results (1-${MAX_HUB_LIST_LIMIT})`).argParser(integer(1, MAX_HUB_LIST_LIMIT)).default(10))
     .addOption(new Option("--offset <n>", "results to skip (pagination)").argParser(integer(0)));
 }
 

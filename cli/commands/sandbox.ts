@@ -7,7 +7,7 @@
  */
 import { Command, Option } from "commander";
 import type { LogEvent, Sandbox } from "../../sdk";
-import { SandboxState } from "../../sdk/schemas";
+import { DEFAULT_LOG_TAIL, LogSource, MAX_LOG_TAIL, MIN_IDLE_TIMEOUT_SECONDS, SandboxState } from "../../contract";
 import type { Context } from "../context";
 import { shortTime, toYaml, type Column } from "../output";
 import { integer, label, nonEmpty, rfc3339 } from "../parsers";
@@ -28,7 +28,7 @@ const COLUMNS: Array<Column<Sandbox>> = [
 
 interface LogFlags {
   follow?: boolean;
-  source?: "container" | "system";
+  source?: LogSource;
   tail?: number;
   since?: string;
 }
@@ -59,8 +59,8 @@ export function sandboxCommand(): Command {
     .description("Print a sandbox's log lines as `<ts> [<source>] <line>` (one JSON object per line with --json)")
     .argument("<id>", "sandbox id", nonEmpty)
     .option("-f, --follow", "keep streaming new lines until the container stops or Ctrl-C (resumes across dropped connections)")
-    .addOption(new Option("--source <source>", "only the main process's output (container) or lifecycle events (system); default both").choices(["container", "system"]))
-    .addOption(new Option("--tail <n>", "lines of history to start with (0-5000; service default 100; ignored with --since)").argParser(integer(0, 5000)))
+    .addOption(new Option("--source <source>", "only the main process's output (container) or lifecycle events (system); default both").choices(LogSource.options))
+    .addOption(new Option("--tail <n>", `lines of history to start with (0-${MAX_LOG_TAIL}; service default ${DEFAULT_LOG_TAIL}; ignored with --since)`).argParser(integer(0, MAX_LOG_TAIL)))
     .addOption(new Option("--since <time>", "start at this RFC 3339 time instead of the last --tail lines").argParser(rfc3339))
     .action(action((ctx, id: string, flags: LogFlags) => printLogs(ctx, id, flags)));
   examples(logs, [
@@ -72,7 +72,7 @@ export function sandboxCommand(): Command {
 
   const idle = sandbox
     .command("set-idle-timeout")
-    .description("Change the idle timeout of a running sandbox; the service raises values under 90 s and clamps values above the account maximum")
+    .description(`Change the idle timeout of a running sandbox; the service raises values under ${MIN_IDLE_TIMEOUT_SECONDS} s and clamps values above the account maximum`)
     .argument("<id>", "sandbox id", nonEmpty)
     .argument("<seconds>", "new idle timeout in seconds", integer(0))
     .action(
@@ -87,7 +87,7 @@ export function sandboxCommand(): Command {
         );
       }),
     );
-  examples(idle, ["compute sandbox set-idle-timeout sb_123 1800", "compute sandbox set-idle-timeout sb_123 30   # raised to 90 s"]);
+  examples(idle, ["compute sandbox set-idle-timeout sb_123 1800", `compute sandbox set-idle-timeout sb_123 30   # raised to ${MIN_IDLE_TIMEOUT_SECONDS} s`]);
 
   const terminate = sandbox
     .command("terminate")

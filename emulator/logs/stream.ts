@@ -9,13 +9,12 @@
  * final lines are sent and the response ends.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { DEFAULT_LOG_TAIL, LogSource, MAX_LOG_TAIL } from "../../contract";
 import type { Clock } from "../clock";
 import { httpDate, isoMicros, parseMicros } from "../time";
 import { QueryReader } from "../query";
-import { eventsAfter, lastEvents, lastVisibleUs, type LogEvent, type LogSource, type RunLog } from "./timeline";
+import { eventsAfter, lastEvents, lastVisibleUs, type LogEvent, type RunLog } from "./timeline";
 
-export const DEFAULT_TAIL = 100;
-export const MAX_TAIL = 5000;
 const TICK_MS = 100;
 const HEARTBEAT_MS = 15000;
 /** Events written per tick; a long backlog (after a big clock jump) drains over a few ticks. */
@@ -49,8 +48,8 @@ export function readStreamRequest(
   resumeAfterUs: (us: number) => number = (us) => us,
 ): StreamRequest {
   const q = new QueryReader(query);
-  const source = q.enumValue("source", ["container", "system"] as const);
-  const tail = q.integer("tail", 0, MAX_TAIL);
+  const source = q.enumValue("source", LogSource.options);
+  const tail = q.integer("tail", 0, MAX_LOG_TAIL);
   const sinceText = q.string("since");
   const since = sinceText === undefined ? undefined : parseMicros(sinceText);
   if (sinceText !== undefined && since === undefined) q.fail("since", "must be an RFC 3339 date-time");
@@ -60,7 +59,7 @@ export function readStreamRequest(
   const lastId = lastEventId === undefined ? undefined : parseMicros(lastEventId);
   if (lastId !== undefined) return { source, tail: 0, afterUs: resumeAfterUs(lastId) };
   if (since !== undefined) return { source, tail: 0, afterUs: since - 1 };
-  return { source, tail: tail ?? DEFAULT_TAIL };
+  return { source, tail: tail ?? DEFAULT_LOG_TAIL };
 }
 
 interface OpenStream {

@@ -9,9 +9,8 @@
  * Times are integer microseconds since the epoch: every event id is distinct and strictly
  * increasing per pod or sandbox (the contract resumes with "events after this id").
  */
+import type { LogSource } from "../../contract";
 import { hash32 } from "../ids";
-
-export type LogSource = "container" | "system";
 
 export interface LogEvent {
   us: number;

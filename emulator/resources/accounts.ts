@@ -5,7 +5,7 @@
  * kept per user (see rate-limit.ts). Registered SSH keys feed `startSsh` (PUBLIC_KEY injection).
  */
 import { z } from "zod";
-import { UpdateSshKeysRequest } from "../../sdk/schemas";
+import { MIN_IDLE_TIMEOUT_SECONDS, MIN_MAX_LIFETIME_SECONDS, UpdateSshKeysRequest } from "../../contract";
 import type { Fixture, RateLimits } from "../fixture";
 import { json } from "../http";
 import type { ResourceModule } from "../module";
@@ -57,8 +57,8 @@ export const AccountPatch = z.strictObject({
     .strictObject({ minute: z.int().min(0).optional(), hour: z.int().min(0).optional(), day: z.int().min(0).optional() })
     .optional(),
   exempt: z.boolean().optional(),
-  maxIdleTimeoutSeconds: z.int().min(90).optional(),
-  maxLifetimeSeconds: z.int().min(300).optional(),
+  maxIdleTimeoutSeconds: z.int().min(MIN_IDLE_TIMEOUT_SECONDS).optional(),
+  maxLifetimeSeconds: z.int().min(MIN_MAX_LIFETIME_SECONDS).optional(),
   sshKeys: z.array(z.string()).optional(),
 });
 export type AccountPatch = z.infer<typeof AccountPatch>;

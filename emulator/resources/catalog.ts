@@ -8,7 +8,7 @@
  * flavor). Catalog availability levels are computed from the same numbers, so a listing and a
  * create agree (but a listing is not a reservation).
  */
-import type { Cloud } from "../../sdk/schemas";
+import { Cloud, MAJOR_MINOR, compareCuda, cudaNumbers, cudaVersionSatisfies, isPowerOfTwo, type CudaConstraint } from "../../contract";
 import type { CpuFlavorFixture, DataCenterFixture, Fixture, GpuTypeFixture, MachineFixture } from "../fixture";
 import { badRequest, json, notFound } from "../http";
 import { hash32 } from "../ids";
@@ -34,13 +34,6 @@ export interface CpuPool {
   availableVcpus: number;
 }
 
-export interface CudaConstraint {
-  /** Exact set; empty or undefined means any. */
-  allowed?: string[];
-  /** Numeric floor (`12.11` is above `12.2`). */
-  min?: string;
-}
-
 export interface GpuPlacementRequest {
   gpuTypeId: string;
   count: number;
@@ -60,23 +53,6 @@ interface GpuAvailabilityQuery {
   cuda: CudaConstraint;
   /** ISO 3166-1 alpha-2 codes; empty: every country. */
   countries: string[];
-}
-
-/** A `major.minor` (or bare `major`) version as comparable numbers; null when not a version. */
-export function cudaNumbers(version: string | null): [number, number] | null {
-  const match = version === null ? null : /^(\d+)(?:\.(\d+))?$/.exec(version);
-  return match ? [Number(match[1]), Number(match[2] ?? 0)] : null;
-}
-
-export function cudaSatisfies(version: string | null, constraint: CudaConstraint): boolean {
-  if (constraint.allowed && constraint.allowed.length > 0) return version !== null && constraint.allowed.includes(version);
-  if (constraint.min !== undefined) {
-    const have = cudaNumbers(version);
-    const floor = cudaNumbers(constraint.min);
-    if (!have || !floor) return false;
-    return have[0] > floor[0] || (have[0] === floor[0] && have[1] >= floor[1]);
-  }
-  return true;
 }
 
 /** Placeable pods of `count` GPUs: the availability levels of the catalog. */
@@ -189,7 +165,7 @@ export class Catalog implements ResourceModule {
           m.gpuTypeId === request.gpuTypeId &&
           m.cloud === request.cloud &&
           m.free >= request.count &&
-          cudaSatisfies(m.cudaVersion, request.cuda) &&
+          cudaVersionSatisfies(m.cudaVersion, request.cuda) &&
           (request.minRamPerGpu === undefined || m.ramPerGpu >= request.minRamPerGpu) &&
           (request.minVcpuPerGpu === undefined || m.vcpuPerGpu >= request.minVcpuPerGpu),
       );
@@ -327,7 +303,7 @@ export class Catalog implements ResourceModule {
     };
     if (!availability) return view;
     const offered = this.offeredMachines(gpu.id, availability);
-    const fits = (m: Machine) => cudaSatisfies(m.cudaVersion, availability.cuda);
+    const fits = (m: Machine) => cudaVersionSatisfies(m.cudaVersion, availability.cuda);
     const units = (list: Machine[]) => list.filter(fits).reduce((n, m) => n + Math.floor(m.free / availability.count), 0);
     view.availability = level(units(offered));
     const dataCenters = [...new Set(offered.map((m) => m.dataCenterId))].map((id) => ({
@@ -337,12 +313,8 @@ export class Catalog implements ResourceModule {
     }));
     if (dataCenters.length > 0) view.dataCenters = dataCenters;
     const versions = [...new Set(offered.map((m) => m.cudaVersion).filter((v): v is string => v !== null))]
-      .filter((v) => cudaSatisfies(v, availability.cuda))
-      .sort((a, b) => {
-        const x = cudaNumbers(a)!;
-        const y = cudaNumbers(b)!;
-        return y[0] - x[0] || y[1] - x[1];
-      });
+      .filter((v) => cudaVersionSatisfies(v, availability.cuda))
+      .sort((a, b) => compareCuda(b, a));
     view.cudaVersions = versions.map((version) => ({
       version,
       available: offered.some((m) => m.cudaVersion === version && m.free >= availability.count),
@@ -356,13 +328,13 @@ export class Catalog implements ResourceModule {
     const include = q.enumList("include", ["AVAILABILITY"] as const);
     const product = q.enumList("product", ["POD", "CLUSTER", "SERVERLESS"] as const);
     const count = q.integer("count", 1) ?? 1;
-    const cloud = q.enumValue("cloud", ["SECURE", "COMMUNITY"] as const);
+    const cloud = q.enumValue("cloud", Cloud.options);
     const countries = q.list("countryCodes");
     countries.forEach((c) => /^[A-Z]{2}$/.test(c) || q.fail("countryCodes", `"${c}" must be an upper-case ISO 3166-1 alpha-2 code`));
     const cudaVersions = q.list("cudaVersions");
-    cudaVersions.forEach((v) => /^\d+\.\d+$/.test(v) || q.fail("cudaVersions", `"${v}" must be a major.minor version`));
+    cudaVersions.forEach((v) => MAJOR_MINOR.test(v) || q.fail("cudaVersions", `"${v}" must be a major.minor version`));
     const minCuda = q.string("minCudaVersion");
-    if (minCuda !== undefined && !/^\d+(\.\d+)?$/.test(minCuda)) q.fail("minCudaVersion", "must be major or major.minor");
+    if (minCuda !== undefined && cudaNumbers(minCuda) === null) q.fail("minCudaVersion", "must be major or major.minor");
     q.done();
     const wantsAvailability = include.length > 0;
     if (wantsAvailability && product.length === 0) throw badRequest("include=AVAILABILITY requires product (POD, CLUSTER or SERVERLESS)");
@@ -396,7 +368,7 @@ export class Catalog implements ResourceModule {
     const include = q.enumList("include", ["AVAILABILITY"] as const);
     const product = q.enumList("product", ["POD", "SERVERLESS"] as const);
     const vcpus = q.integer("vcpuCount", 2) ?? 2;
-    if ((vcpus & (vcpus - 1)) !== 0) q.fail("vcpuCount", "must be a power of two");
+    if (!isPowerOfTwo(vcpus)) q.fail("vcpuCount", "must be a power of two");
     q.done();
     if (include.length > 0 && product.length === 0) throw badRequest("include=AVAILABILITY requires product (POD or SERVERLESS)");
     if (include.length === 0) {

@@ -3,7 +3,7 @@
  * (`GET /v2/hub/repos` with search, filters, ordering and paging; get by id or owner/name).
  * There is deliberately no `type` parameter: the CLI filters by type after the page arrives.
  */
-import { HubListQuery, parseWire } from "../../sdk/schemas";
+import { HubListQuery, parseWire } from "../../contract";
 import type { Fixture, HubRepoFixture } from "../fixture";
 import { json, notFound, unprocessable } from "../http";
 import type { ResourceModule } from "../module";

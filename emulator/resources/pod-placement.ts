@@ -3,11 +3,11 @@
  * deployment (v2 template rules 1–4) and placing it on one machine (GPU) or pool (CPU), with the
  * checks the contract orders before placement (pool access 403, balance 402, capacity 400).
  */
-import { storedArgs, type CreatePodRequest, type Mounts } from "../../sdk/schemas";
+import { CPU_POD_CLOUD, storedArgs, type CreatePodRequest, type CudaConstraint, type Mounts } from "../../contract";
 import { ApiError, badRequest } from "../http";
 import { hash32 } from "../ids";
 import type { AccountRecord } from "./accounts";
-import type { Catalog, CudaConstraint } from "./catalog";
+import type { Catalog } from "./catalog";
 import type { TemplateRecord } from "./templates";
 
 const DEFAULT_DISK_GB = 20;
@@ -138,7 +138,7 @@ export function placeCpu(catalog: Catalog, body: CreatePodRequest, account: Acco
   if (request.vcpuCount < flavor.vcpu.min || request.vcpuCount > flavor.vcpu.max) {
     throw badRequest(`cpu.vcpuCount ${request.vcpuCount} is not valid for ${flavor.id} (${flavor.vcpu.min} to ${flavor.vcpu.max} vCPUs)`);
   }
-  if ((body.cloud ?? "SECURE") !== "SECURE") throw badRequest("CPU pods run on SECURE cloud only");
+  if ((body.cloud ?? CPU_POD_CLOUD) !== CPU_POD_CLOUD) throw badRequest(`CPU pods run on ${CPU_POD_CLOUD} cloud only`);
   const cost = round4(flavor.price.securePerVcpu * request.vcpuCount);
   checkBalance(account, cost);
   const pool = catalog.placeCpu(flavor.id, request.vcpuCount, dataCenterIds);

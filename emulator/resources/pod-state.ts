@@ -7,8 +7,8 @@
  * frozen clock freezes a pod mid-stage and advancing the clock moves it on. Explicit events
  * (stop, exit, error, restart, delete) end the current run.
  */
-import type { Cloud, Mounts, PodActionName, PodStatus } from "../../sdk/schemas";
-import { decodeCommand } from "../../sdk/schemas";
+import type { Cloud, ClusterRole, Mounts, PodActionName, PodStatus } from "../../contract";
+import { decodeCommand } from "../../contract";
 import { hash32 } from "../ids";
 import { containerId, imagePullLines, outputLine, processOutput } from "../logs/lines";
 import { lastVisibleUs, periodic, Schedule, type LogEvent, type RunLog } from "../logs/timeline";
@@ -66,7 +66,7 @@ export interface PodRecord {
   /** Whether the pod currently holds its GPUs / vCPUs on the host. */
   reserved: boolean;
   createdAt: number;
-  cluster?: { id: string; rank: number | null; role?: "SLURM_CONTROLLER" | "SLURM_COMPUTE" | "RAY_HEAD" | "RAY_WORKER"; ip?: string };
+  cluster?: { id: string; rank: number | null; role?: ClusterRole; ip?: string };
   runs: PodRun[];
   terminatedAt?: number;
   /** After this instant a terminated pod is gone (404). */

@@ -11,10 +11,11 @@ import {
   createPodCrossFieldViolations,
   globalNetworkingRefusal,
   storedArgs,
+  templateUseViolation,
   updatePodCrossFieldViolations,
   type Mounts,
   type PodActionName,
-} from "../../sdk/schemas";
+} from "../../contract";
 import type { Fixture, PodFixture } from "../fixture";
 import { ApiError, badRequest, conflict, json, noContent, notFound, unprocessable, type Reply } from "../http";
 import { generatedPassword, hash32, randomId } from "../ids";
@@ -223,11 +224,8 @@ export class Pods implements ResourceModule {
 
     // Template rules 1 and 6: own or public, 404 otherwise; a serverless template is a 422.
     const template = body.templateId ? this.world.templates.resolve(account.id, body.templateId) : undefined;
-    if (template?.serverless) {
-      throw unprocessable("The request does not match the contract", [
-        `templateId: "${template.id}" is a serverless template; pods need a pod template`,
-      ]);
-    }
+    const wrongTemplate = template && templateUseViolation(template, "pod");
+    if (wrongTemplate) throw unprocessable("The request does not match the contract", [wrongTemplate]);
     const deployment = expand(body, template);
     // Size rule: the expanded request must fit too (v2: 413 on body or expanded request).
     const expandedBytes = Buffer.byteLength(JSON.stringify({ ...body, ...deployment }));
@@ -334,9 +332,8 @@ export class Pods implements ResourceModule {
     if (status === "TERMINATED") throw conflict(`Pod ${pod.id} is terminated`);
 
     const template = body.templateId ? this.world.templates.resolve(op.account.id, body.templateId) : undefined;
-    if (template?.serverless) {
-      throw unprocessable("The request does not match the contract", [`templateId: "${template.id}" is a serverless template`]);
-    }
+    const wrongTemplate = template && templateUseViolation(template, "pod");
+    if (wrongTemplate) throw unprocessable("The request does not match the contract", [wrongTemplate]);
     const mounts = this.updatedMounts(pod, body.mounts);
     if (body.globalNetworking === true) {
       const why = this.globalNetworkingEligible(pod);

@@ -16,9 +16,10 @@ import {
   DEFAULT_MAX_LIFETIME_SECONDS,
   UpdateSandboxRequest,
   createSandboxViolations,
+  templateUseViolation,
   type SandboxState,
   type TerminationReason,
-} from "../../sdk/schemas";
+} from "../../contract";
 import type { Fixture } from "../fixture";
 import { ApiError, badRequest, json, noContent, notFound, unprocessable, type Reply } from "../http";
 import { hash32, randomId } from "../ids";
@@ -194,9 +195,8 @@ export class Sandboxes implements ResourceModule {
   private create(op: Operation<CreateSandboxRequest>): Reply {
     const { body, account, now } = op;
     const template = body.templateId ? this.world.templates.resolve(account.id, body.templateId) : undefined;
-    if (template?.serverless) {
-      throw unprocessable("The request does not match the contract", [`templateId: "${template.id}" is a serverless template`]);
-    }
+    const wrongTemplate = template && templateUseViolation(template, "sandbox");
+    if (wrongTemplate) throw unprocessable("The request does not match the contract", [wrongTemplate]);
     const catalog = this.world.catalog;
     const requested = body.dataCenterIds ?? [];
     const candidates = requested.length > 0 ? requested.filter((id) => catalog.dataCenter(id)) : catalog.allDataCenters().map((d) => d.id);
@@ -263,7 +263,7 @@ export class Sandboxes implements ResourceModule {
     if (d.state !== "RUNNING") {
       throw unprocessable(`Sandbox ${sb.id} is ${d.state}; only a RUNNING sandbox accepts a new idle timeout`);
     }
-    // Clamped into [90, account maximum]; idleExpiresAt follows from lastActivityAt, not from now.
+    // Clamped into [MIN_IDLE_TIMEOUT_SECONDS, account maximum]; idleExpiresAt follows from lastActivityAt, not from now.
     sb.idleTimeoutSeconds = this.clampIdle(op.body.idleTimeoutSeconds, op.account.maxIdleTimeoutSeconds);
     sb.updatedAt = op.now;
     return json(200, this.view(sb, op.now));

@@ -3,7 +3,7 @@
  * reads return it. Workers are not simulated; the CLI's `serverless create --hub-id` only needs
  * the endpoint to exist with the release's image, disk, env and GPU selection.
  */
-import { CreateEndpointRequest, createEndpointViolations } from "../../sdk/schemas";
+import { CreateEndpointRequest, createEndpointViolations, templateUseViolation } from "../../contract";
 import type { Fixture } from "../fixture";
 import { badRequest, json, noContent, notFound, unprocessable, type Reply } from "../http";
 import { randomId } from "../ids";
@@ -52,9 +52,8 @@ export class Serverless implements ResourceModule {
     const { body, account, now } = op;
     const catalog = this.world.catalog;
     const template = body.templateId ? this.world.templates.resolve(account.id, body.templateId) : undefined;
-    if (template && !template.serverless) {
-      throw unprocessable("The request does not match the contract", [`templateId: "${template.id}" is a pod template; endpoints need a serverless template`]);
-    }
+    const wrongTemplate = template && templateUseViolation(template, "endpoint");
+    if (wrongTemplate) throw unprocessable("The request does not match the contract", [wrongTemplate]);
     const gpu = body.gpu!;
     const knownPools = catalog.gpuPools();
     const pools = gpu.pools ?? [];

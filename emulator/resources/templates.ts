@@ -5,14 +5,13 @@
  * template, 404 for an unknown id or another account's private template (never 403, so no one
  * learns that it exists).
  */
-import { storedArgs } from "../../sdk/schemas";
+import { CreateTemplateRequest, UpdateTemplateRequest, storedArgs } from "../../contract";
 import type { Fixture, TemplateFixture } from "../fixture";
 import { json, noContent, notFound } from "../http";
 import { randomId } from "../ids";
 import type { ResourceModule } from "../module";
 import { QueryReader } from "../query";
 import { route, type Route } from "../router";
-import { CreateTemplateRequest, UpdateTemplateRequest } from "../schemas";
 
 export type TemplateRecord = TemplateFixture;
 

@@ -2,13 +2,12 @@
  * Network volumes (reference OpenAPI CRUD) and global volumes (read-only, seeded by the fixture).
  * A network volume lives in one data center; a pod can mount it only there (see pods.ts).
  */
-import { CreateNetworkVolumeRequest } from "../../sdk/schemas";
+import { CreateNetworkVolumeRequest, UpdateNetworkVolumeRequest } from "../../contract";
 import type { Fixture } from "../fixture";
 import { badRequest, conflict, json, noContent, notFound } from "../http";
 import { randomId } from "../ids";
 import type { ResourceModule, World } from "../module";
 import { route, type Route } from "../router";
-import { UpdateNetworkVolumeRequest } from "../schemas";
 
 export interface NetworkVolumeRecord {
   id: string;

@@ -1,6 +1,6 @@
 /** Catalog reads used to decide where a pod can go. */
 import type { HttpCore } from "../http";
-import { ListCpuTypesResponse, ListDataCentersResponse, ListGpuTypesResponse, ListTemplatesResponse } from "../schemas";
+import { ListCpuTypesResponse, ListDataCentersResponse, ListGpuTypesResponse, ListTemplatesResponse } from "../../contract";
 
 export class Catalog {
   constructor(private readonly http: HttpCore) {}

@@ -1,6 +1,6 @@
 /** The Hub marketplace (REST backend of the CLI's `hub` commands). */
 import type { HttpCore } from "../http";
-import { HubRepo, ListHubReposResponse, type HubListQuery } from "../schemas";
+import { HubRepo, ListHubReposResponse, type HubListQuery } from "../../contract";
 
 export class Hub {
   constructor(private readonly http: HttpCore) {}

@@ -1,7 +1,7 @@
 /** Pods: create (duplicate-safe), read, list, update, actions, delete, logs. */
 import { createdByAttemptIn, type HttpCore } from "../http";
 import { streamLogs, type LogStreamOptions } from "../logs";
-import { ListPodsResponse, Pod, createWithStoredArgs, type CreatePodRequest, type PodActionName, type SetAside, type UpdatePodRequest } from "../schemas";
+import { ListPodsResponse, Pod, createWithStoredArgs, type CreatePodRequest, type PodActionName, type SetAside, type UpdatePodRequest } from "../../contract";
 import { assertValid, createPodViolations, updatePodViolations } from "../validate";
 
 export class Pods {

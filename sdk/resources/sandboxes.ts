@@ -1,7 +1,7 @@
 /** Sandboxes: create (duplicate-safe), get, list, idle timeout, extend, delete, logs. */
 import { createdByAttemptIn, type HttpCore } from "../http";
 import { streamLogs, type LogStreamOptions } from "../logs";
-import { ListSandboxesResponse, Sandbox, type CreateSandboxRequest, type SandboxState, type SetAside } from "../schemas";
+import { ListSandboxesResponse, Sandbox, type CreateSandboxRequest, type SandboxState, type SetAside } from "../../contract";
 import { assertValid, createSandboxRequestViolations } from "../validate";
 
 export interface ListSandboxesOptions {

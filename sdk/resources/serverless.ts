@@ -1,6 +1,6 @@
 /** Serverless endpoints (create and read; the Hub's deploy target). */
 import { createdByAttemptIn, type HttpCore } from "../http";
-import { CreateEndpointRequest, Endpoint, ListEndpointsResponse, createEndpointViolations, parseWire } from "../schemas";
+import { CreateEndpointRequest, Endpoint, ListEndpointsResponse, createEndpointViolations, parseWire } from "../../contract";
 import { assertValid } from "../validate";
 
 export class Serverless {

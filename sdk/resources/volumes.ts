@@ -1,6 +1,6 @@
 /** Network volumes (pods mount them) and the account's registered SSH keys. */
 import type { HttpCore } from "../http";
-import { ListNetworkVolumesResponse, NetworkVolume, SshKeys, type CreateNetworkVolumeRequest } from "../schemas";
+import { ListNetworkVolumesResponse, NetworkVolume, SshKeys, type CreateNetworkVolumeRequest } from "../../contract";
 
 export class NetworkVolumes {
   constructor(private readonly http: HttpCore) {}

@@ -42,6 +42,9 @@ export const HubRepo = z.looseObject({
 export type HubRepo = z.infer<typeof HubRepo>;
 export const ListHubReposResponse = z.looseObject({ repos: z.array(HubRepo) });
 
+/** The largest `limit` of one page of GET /v2/hub/repos. */
+export const MAX_HUB_LIST_LIMIT = 100;
+
 /** Query of GET /v2/hub/repos, as the CLI and the emulator read it. */
 export const HubListQuery = z.strictObject({
   query: z.string().optional(),
@@ -49,7 +52,7 @@ export const HubListQuery = z.strictObject({
   owner: z.string().optional(),
   orderBy: HubOrderBy.optional(),
   orderDir: HubOrderDir.optional(),
-  limit: z.coerce.number().pipe(z.int().min(1).max(100)).optional(),
+  limit: z.coerce.number().pipe(z.int().min(1).max(MAX_HUB_LIST_LIMIT)).optional(),
   offset: z.coerce.number().pipe(z.int().min(0)).optional(),
 });
 export type HubListQuery = z.infer<typeof HubListQuery>;

@@ -1,16 +1,21 @@
 /**
- * The wire schemas of the Compute Service v2 API: the only code the emulator shares with the
- * SDK. Request schemas carry the contract's 422 rules; `*Violations` functions its 400 rules.
+ * The contract of the Compute Service v2 API in executable form: the wire schemas, every rule
+ * and every constant that the SDK, the emulator, the provider and the CLI share. It depends on
+ * nothing of the project (the SDK and the emulator depend on it, never the reverse). Request
+ * schemas carry the contract's 422 rules; `*Violations` functions its 400 rules.
  */
 export * from "./common";
 export * from "./issues";
 // The tolerant-reading helpers stay internal; only the shape of what a list sets aside is public.
 export type { SetAside, TolerantList } from "./reading";
 export * from "./command";
+export * from "./cuda";
 export * from "./pods";
 export * from "./pod-rules";
+export * from "./logs";
 export * from "./sandboxes";
 export * from "./catalog";
+export * from "./templates";
 export * from "./hub";
 export * from "./serverless";
 export * from "./volumes";

@@ -4,13 +4,22 @@ import { openEnum, optional, tolerantList } from "./reading";
 
 export const VolumeType = z.enum(["STANDARD", "HIGH_PERFORMANCE"]);
 
+/** A network volume's size in GB, on create and on update. */
+const volumeSize = z.int().min(10).max(4096);
+
 export const CreateNetworkVolumeRequest = z.strictObject({
   name: z.string().min(1),
   dataCenter: z.string().min(1),
-  size: z.int().min(10).max(4096),
+  size: volumeSize,
   type: VolumeType.optional(),
 });
 export type CreateNetworkVolumeRequest = z.infer<typeof CreateNetworkVolumeRequest>;
+
+/** PATCH of a network volume (served by the emulator; the SDK does not send it). */
+export const UpdateNetworkVolumeRequest = z
+  .strictObject({ name: z.string().min(1).optional(), size: volumeSize.optional() })
+  .refine((body) => Object.keys(body).length > 0, { message: "must set at least one of name, size" });
+export type UpdateNetworkVolumeRequest = z.infer<typeof UpdateNetworkVolumeRequest>;
 
 /**
  * NetworkVolume, read tolerantly (reading.ts): `id`, `name`, `dataCenter` (create recovery and

@@ -17,6 +17,8 @@ export type TerminationReason = z.infer<typeof TerminationReason>;
 
 export const EgressMode = z.enum(["ALLOW_ALL", "DENY_ALL", "ALLOW_LIST"]);
 export const LABEL_KEY = /^[A-Za-z0-9._/-]{1,63}$/;
+/** What `LABEL_KEY` allows, as the violation's rule. */
+export const LABEL_KEY_RULE = "must be 1-63 letters, digits, '-', '_', '.' or '/'";
 export const MAX_LABELS = 64;
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 600;
 export const MIN_IDLE_TIMEOUT_SECONDS = 90;
@@ -25,7 +27,7 @@ export const MIN_MAX_LIFETIME_SECONDS = 300;
 
 const labels = z
   .record(
-    z.string().regex(LABEL_KEY, { message: "must be 1-63 letters, digits, '-', '_', '.' or '/'" }),
+    z.string().regex(LABEL_KEY, { message: LABEL_KEY_RULE }),
     z.string(),
   )
   .refine((value) => Object.keys(value).length <= MAX_LABELS, { message: `must have at most ${MAX_LABELS} labels` });

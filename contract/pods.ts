@@ -6,10 +6,8 @@
  */
 import { z } from "zod";
 import { decodeCommand } from "./command";
-import { Cloud, dateTime, majorMinor, portSpec, stringMap } from "./common";
+import { Cloud, dateTime, isPowerOfTwo, majorMinor, portSpec, stringMap } from "./common";
 import { openEnum, optional, orNull, tolerantList, withDefault } from "./reading";
-
-const isPowerOfTwo = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
 
 /** The container configuration shared by pods, templates and serverless endpoints. */
 export const containerFields = {
@@ -22,6 +20,9 @@ export const containerFields = {
   ports: z.array(portSpec),
   registry: z.string().nullable(),
 };
+
+/** The same fields, each optional: what a create or update request may send of them. */
+export const optionalContainerFields = z.object(containerFields).partial().shape;
 
 export const CreateGpuConfig = z.strictObject({
   id: z.string().min(1),
@@ -55,14 +56,7 @@ export type Mounts = z.infer<typeof Mounts>;
 
 export const CreatePodRequest = z.strictObject({
   name: z.string().min(1),
-  image: containerFields.image.optional(),
-  args: containerFields.args.optional(),
-  cmd: containerFields.cmd.optional(),
-  entrypoint: containerFields.entrypoint.optional(),
-  disk: containerFields.disk.optional(),
-  env: containerFields.env.optional(),
-  ports: containerFields.ports.optional(),
-  registry: containerFields.registry.optional(),
+  ...optionalContainerFields,
   gpu: CreateGpuConfig.optional(),
   cpu: CreateCpuConfig.optional(),
   cloud: Cloud.optional(),
@@ -78,14 +72,7 @@ export type CreatePodRequest = z.infer<typeof CreatePodRequest>;
 /** PATCH /v2/pods/{id}: container fields plus name, locked, globalNetworking, mounts, templateId. */
 export const UpdatePodRequest = z.strictObject({
   name: z.string().min(1).optional(),
-  image: containerFields.image.optional(),
-  args: containerFields.args.optional(),
-  cmd: containerFields.cmd.optional(),
-  entrypoint: containerFields.entrypoint.optional(),
-  disk: containerFields.disk.optional(),
-  env: containerFields.env.optional(),
-  ports: containerFields.ports.optional(),
-  registry: containerFields.registry.optional(),
+  ...optionalContainerFields,
   locked: z.boolean().optional(),
   globalNetworking: z.boolean().optional(),
   mounts: Mounts.optional(),
@@ -99,6 +86,10 @@ export const PodActionName = z.enum(["start", "stop", "restart", "terminate"]);
 export type PodActionName = z.infer<typeof PodActionName>;
 
 export const PodActionRequest = z.strictObject({ action: PodActionName });
+
+/** A cluster member pod's role (`cluster.role`). */
+export const ClusterRole = z.enum(["SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER"]);
+export type ClusterRole = z.infer<typeof ClusterRole>;
 
 const SshEndpoint = z.looseObject({ host: z.string(), port: z.int(), username: z.string(), command: z.string() });
 export type PodSshEndpoint = z.infer<typeof SshEndpoint>;
@@ -170,7 +161,7 @@ export const Pod = z
       z.looseObject({
         id: z.string(),
         rank: orNull(z.int()),
-        role: optional(openEnum(["SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER"] as const, undefined)),
+        role: optional(openEnum(ClusterRole.options, undefined)),
         ip: optional(z.string()),
       }),
     ),
@@ -202,11 +193,3 @@ export const Pod = z
 export type Pod = z.output<typeof Pod>;
 
 export const ListPodsResponse = tolerantList("pods", Pod);
-
-/** One event of a pod or sandbox log stream (`data:` payload of the SSE frame). */
-export const LogEvent = z.looseObject({
-  source: z.enum(["container", "system"]),
-  line: z.string(),
-  ts: dateTime,
-});
-export type LogEvent = z.infer<typeof LogEvent>;

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { AvailabilityLevel, stringMap } from "./common";
 import { openEnum, optional, orNull, tolerantList, withDefault } from "./reading";
+import { TemplateCategory } from "./templates";
 
 const LEVELS = new Set<string>(AvailabilityLevel.options);
 
@@ -24,13 +25,16 @@ const availabilityList = z
 /** An overall level this SDK does not know reads as absent (the request's answer is "unknown"). */
 const overallAvailability = optional(openEnum(AvailabilityLevel.options, undefined));
 
+export const GpuManufacturer = z.enum(["NVIDIA", "AMD", "UNKNOWN"]);
+export type GpuManufacturer = z.infer<typeof GpuManufacturer>;
+
 export const GpuType = z
   .looseObject({
     id: z.string(),
     name: optional(z.string()),
     pool: orNull(z.string()),
     // The enum has its own catch-all: a manufacturer this SDK does not know is UNKNOWN.
-    manufacturer: withDefault(openEnum(["NVIDIA", "AMD", "UNKNOWN"] as const, "UNKNOWN" as const), () => "UNKNOWN" as const),
+    manufacturer: withDefault(openEnum(GpuManufacturer.options, "UNKNOWN" as const), () => "UNKNOWN" as const),
     memory: z.int(),
     secure: z.boolean(),
     community: z.boolean(),
@@ -100,7 +104,7 @@ export const Template = z.looseObject({
   serverless: withDefault(z.boolean(), () => false),
   public: withDefault(z.boolean(), () => false),
   // Display only: a category this SDK does not know reads as absent.
-  category: optional(openEnum(["CPU", "NVIDIA", "AMD"] as const, undefined)),
+  category: optional(openEnum(TemplateCategory.options, undefined)),
   startSsh: withDefault(z.boolean(), () => false),
   startJupyter: withDefault(z.boolean(), () => false),
   allowedCudaVersions: withDefault(z.array(z.string()), () => []),

@@ -18,6 +18,11 @@ export const portSpec = z.string().refine(
 
 export const majorMinor = z.string().regex(MAJOR_MINOR, { message: 'must be a "major.minor" version such as 12.4' });
 
+/** 1, 2, 4, 8, …: the rule of a CPU pod's `vcpuCount` and of the CPU catalog's `vcpuCount` filter. */
+export function isPowerOfTwo(n: number): boolean {
+  return Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
+}
+
 /** application/problem+json, with the 409 extension member `code` and rate-limit `retryAfter`. */
 export const Problem = z.looseObject({
   title: z.string(),
