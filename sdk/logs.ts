@@ -50,7 +50,7 @@ export type { LogEvent };
 export interface LogStreamOptions {
   /** Only `container` (the main process's stdout) or only `system` (lifecycle) lines. */
   source?: "container" | "system";
-  /** Lines of history before live lines (service default 100, maximum 5000; 0 = live only). */
+  /** Lines of history before live lines (service default `DEFAULT_LOG_TAIL`, at most `MAX_LOG_TAIL`, contract/logs.ts; 0 = live only). */
   tail?: number;
   /** RFC 3339 resume point; `tail` is then ignored. */
   since?: string;

@@ -2,7 +2,7 @@
 /**
  * Experiment behind scenario 5's missed goal (docs/benchmarks.md, "What was missed at first").
  * Runs the log-streaming scenario twice in one process: with the SDK as built, then with
- * `parseWire` (dist/sdk/schemas/issues.js) patched in memory to try zod's plain `safeParse`
+ * `parseWire` (dist/contract/issues.js) patched in memory to try zod's plain `safeParse`
  * first and build the described violations only when that fails. Nothing on disk changes.
  * That change has since landed in parseWire itself, so both runs now read the same; the
  * script stays as the record of how the miss was found (0.61-0.65 as built, 1.02-1.10 fixed).
