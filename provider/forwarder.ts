@@ -7,7 +7,16 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 
-const PROVIDER_BUILD = "pulumi-compute@0.1.0";
+/**
+ * `name@version` of the installed package, read once at module load. By package name (the
+ * package's self-reference; `exports` lists `./package.json`), which finds this package's own
+ * manifest from the sources and from `dist/` alike. Only this string is captured by the
+ * serialized methods, never the manifest or a module.
+ */
+const PROVIDER_BUILD: string = (() => {
+  const manifest = require("pulumi-compute/package.json") as { name: string; version: string };
+  return `${manifest.name}@${manifest.version}`;
+})();
 
 type RuntimeModule = typeof import("./runtime");
 

@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PlacementCandidate } from "../sdk";
 import { forwardingProvider } from "./forwarder";
+import { POD_OUTPUTS, secretOutputs, unresolved, type OutputProperties } from "./outputs";
 import { ownerMarkOf, secretInputNames } from "./stack-identity";
 
 /** One provider object per type at module level: Pulumi caches its serialization per object. */
@@ -84,61 +85,25 @@ export interface PodArgs {
 /** The type token Pulumi gives a dynamic resource of module `compute`, type `Pod`. */
 const POD_TYPE = "pulumi-nodejs:dynamic/compute:Pod";
 
-export class Pod extends pulumi.dynamic.Resource {
-  /** The service's pod id (also the resource id). */
-  declare readonly podId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly status: pulumi.Output<string>;
-  declare readonly dataCenterId: pulumi.Output<string | null>;
-  declare readonly gpuTypeId: pulumi.Output<string | null>;
-  declare readonly gpuCount: pulumi.Output<number | null>;
-  declare readonly cpuFlavorId: pulumi.Output<string | null>;
-  declare readonly vcpuCount: pulumi.Output<number | null>;
-  declare readonly memoryGb: pulumi.Output<number | null>;
-  declare readonly cudaVersion: pulumi.Output<string | null>;
-  declare readonly costPerHour: pulumi.Output<number>;
-  declare readonly sshProxyCommand: pulumi.Output<string | null>;
-  declare readonly sshDirectCommand: pulumi.Output<string | null>;
-  declare readonly publicPorts: pulumi.Output<Array<{ privatePort: number; publicPort: number | null; ip: string | null; type: string }>>;
-  declare readonly globalNetworkingIp: pulumi.Output<string | null>;
-  declare readonly internalDns: pulumi.Output<string | null>;
-  declare readonly imageApplied: pulumi.Output<string>;
-  declare readonly placementChosen: pulumi.Output<PlacementCandidate>;
-  declare readonly placementAttempts: pulumi.Output<Array<{ gpuTypeId?: string; dataCenterId?: string; outcome: string; status?: number }>>;
-  declare readonly jupyterPassword: pulumi.Output<string | null>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly startedAt: pulumi.Output<string | null>;
+/**
+ * The output properties, typed from the output list (provider/outputs.ts). Declaration
+ * merging rather than `declare readonly` fields: TypeScript cannot generate class fields from
+ * a value, and a merged interface adds exactly the members, with no emitted field (the same as
+ * `declare`), so the list is the only place an output is named. `name` is the input, echoed
+ * with the name `check` resolved.
+ */
+export interface Pod extends OutputProperties<typeof POD_OUTPUTS> {
+  readonly name: pulumi.Output<string>;
+}
 
+export class Pod extends pulumi.dynamic.Resource {
   constructor(name: string, args: PodArgs, opts: pulumi.CustomResourceOptions = {}) {
-    const outputs = {
-      podId: undefined,
-      name: undefined,
-      status: undefined,
-      dataCenterId: undefined,
-      gpuTypeId: undefined,
-      gpuCount: undefined,
-      cpuFlavorId: undefined,
-      vcpuCount: undefined,
-      memoryGb: undefined,
-      cudaVersion: undefined,
-      costPerHour: undefined,
-      sshProxyCommand: undefined,
-      sshDirectCommand: undefined,
-      publicPorts: undefined,
-      globalNetworkingIp: undefined,
-      internalDns: undefined,
-      imageApplied: undefined,
-      placementChosen: undefined,
-      placementAttempts: undefined,
-      jupyterPassword: undefined,
-      createdAt: undefined,
-      startedAt: undefined,
-    };
+    const outputs = { ...unresolved(POD_OUTPUTS), name: undefined };
     super(
       podProvider,
       name,
       { ...outputs, ...args, namePrefix: name, ownerMark: ownerMarkOf(name, POD_TYPE, opts), secretInputs: secretInputNames(args) },
-      { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), "jupyterPassword"] },
+      { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...secretOutputs(POD_OUTPUTS)] },
       "compute",
       "Pod",
     );

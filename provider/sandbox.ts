@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { forwardingProvider } from "./forwarder";
+import { SANDBOX_OUTPUTS, secretOutputs, unresolved, type OutputProperties } from "./outputs";
 import { ownerMarkOf, secretInputNames } from "./stack-identity";
 
 /** One provider object per type at module level: Pulumi caches its serialization per object. */
@@ -35,47 +36,24 @@ export interface SandboxArgs {
 /** The type token Pulumi gives a dynamic resource of module `compute`, type `Sandbox`. */
 const SANDBOX_TYPE = "pulumi-nodejs:dynamic/compute:Sandbox";
 
-export class Sandbox extends pulumi.dynamic.Resource {
-  declare readonly sandboxId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly state: pulumi.Output<string>;
-  declare readonly dataCenterId: pulumi.Output<string>;
-  /** The idle timeout the service applied (after clamping). */
-  declare readonly appliedIdleTimeoutSeconds: pulumi.Output<number>;
-  declare readonly appliedMaxLifetimeSeconds: pulumi.Output<number>;
-  declare readonly costPerHour: pulumi.Output<number>;
-  declare readonly vcpuCount: pulumi.Output<number>;
-  declare readonly memoryInGb: pulumi.Output<number>;
-  declare readonly containerDiskInGb: pulumi.Output<number>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly startedAt: pulumi.Output<string | null>;
-  declare readonly lastActivityAt: pulumi.Output<string>;
-  declare readonly idleExpiresAt: pulumi.Output<string>;
-  declare readonly expiresAt: pulumi.Output<string>;
+/**
+ * The output properties, typed from the output list (provider/outputs.ts); see `Pod` for why
+ * an interface merged with the class. `name` is the input, echoed with the name `check`
+ * resolved.
+ */
+export interface Sandbox extends OutputProperties<typeof SANDBOX_OUTPUTS> {
+  readonly name: pulumi.Output<string>;
+}
 
+export class Sandbox extends pulumi.dynamic.Resource {
   constructor(name: string, args: SandboxArgs, opts: pulumi.CustomResourceOptions = {}) {
-    const outputs = {
-      sandboxId: undefined,
-      name: undefined,
-      state: undefined,
-      dataCenterId: undefined,
-      appliedIdleTimeoutSeconds: undefined,
-      appliedMaxLifetimeSeconds: undefined,
-      costPerHour: undefined,
-      vcpuCount: undefined,
-      memoryInGb: undefined,
-      containerDiskInGb: undefined,
-      createdAt: undefined,
-      startedAt: undefined,
-      lastActivityAt: undefined,
-      idleExpiresAt: undefined,
-      expiresAt: undefined,
-    };
+    const outputs = { ...unresolved(SANDBOX_OUTPUTS), name: undefined };
     super(
       sandboxProvider,
       name,
       { ...outputs, ...args, namePrefix: name, ownerMark: ownerMarkOf(name, SANDBOX_TYPE, opts), secretInputs: secretInputNames(args) },
-      opts,
+      // None of its outputs is secret today; the list decides.
+      { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...secretOutputs(SANDBOX_OUTPUTS)] },
       "compute",
       "Sandbox",
     );

@@ -16,7 +16,10 @@ import {
   type CreateSandboxRequest,
   type Sandbox,
 } from "../../sdk";
+import type { OutputValues, SANDBOX_OUTPUTS } from "../outputs";
+import type { SandboxArgs } from "../sandbox";
 import { findLeftBehindSandbox, markReplacing, wasAdopted } from "./adoption";
+import type { CheckedInputs, EveryKeyListed } from "./checked-inputs";
 import { toCheckFailures, type CheckFailure } from "./check-failures";
 import { PartialFailure, plain, unreadableCreate } from "./partial";
 import { forget, report, reportTransition } from "./progress";
@@ -24,27 +27,11 @@ import { PROVIDER_KEY, resolveName, resolveOwnerMark, withoutProvider, type Prop
 import { client } from "./settings";
 import { isUnknown } from "./unknowns";
 
-export interface SandboxInputs {
-  name: string;
-  image?: string;
-  templateId?: string;
-  compute: CreateSandboxRequest["compute"];
-  dataCenterIds?: string[];
-  ports?: string[];
-  env?: Record<string, string>;
-  egressPolicy?: CreateSandboxRequest["egressPolicy"];
-  idleTimeoutSeconds?: number;
-  maxLifetimeSeconds?: number;
-  labels?: Record<string, string>;
-  readyTimeoutSeconds?: number;
-  adoptSandboxId?: string;
-  namePrefix?: string;
-  nameGenerated?: boolean;
-  /** The owner mark of this resource generation (see sdk/ownership.ts). */
-  ownerMark?: string;
-  /** Names of the inputs the program gave as secrets. */
-  secretInputs?: string[];
-}
+/** Inputs after `check`, typed from `SandboxArgs`. */
+export type SandboxInputs = CheckedInputs<SandboxArgs>;
+
+/** Live facts recorded next to the desired inputs in the outputs: one per entry of `SANDBOX_OUTPUTS`. */
+export type SandboxFacts = OutputValues<typeof SANDBOX_OUTPUTS>;
 
 const CREATE_FIELDS = [
   "name",
@@ -62,6 +49,8 @@ const CREATE_FIELDS = [
 const PROVIDER_FIELDS = ["readyTimeoutSeconds", "adoptSandboxId", "namePrefix", "nameGenerated"] as const;
 /** Recorded with the inputs but never a change: the mark advances on every check by design. */
 const RECORDED_FIELDS = ["ownerMark", "secretInputs"] as const;
+// An input added to `SandboxArgs` and in none of these lists would be dropped from state: fail to compile.
+true satisfies EveryKeyListed<SandboxInputs, (typeof CREATE_FIELDS | typeof PROVIDER_FIELDS | typeof RECORDED_FIELDS)[number]>;
 
 export function toCreateRequest(inputs: SandboxInputs): CreateSandboxRequest {
   const request: Record<string, unknown> = {};
@@ -75,9 +64,8 @@ function inputsOf(outputs: Props): SandboxInputs {
   return out as unknown as SandboxInputs;
 }
 
-function outputsOf(inputs: SandboxInputs, sandbox: Sandbox): Props {
-  return plain({
-    ...inputs,
+export function factsFromSandbox(sandbox: Sandbox): SandboxFacts {
+  return {
     sandboxId: sandbox.id,
     state: sandbox.state,
     dataCenterId: sandbox.dataCenterId,
@@ -92,7 +80,11 @@ function outputsOf(inputs: SandboxInputs, sandbox: Sandbox): Props {
     lastActivityAt: sandbox.lastActivityAt,
     idleExpiresAt: sandbox.idleExpiresAt,
     expiresAt: sandbox.expiresAt,
-  });
+  };
+}
+
+function outputsOf(inputs: SandboxInputs, sandbox: Sandbox): Props {
+  return plain({ ...inputs, ...factsFromSandbox(sandbox) });
 }
 
 export async function check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
