@@ -22,9 +22,9 @@ export interface SandboxArgs {
   /** Environment variables. Values given as secrets stay secret in state. */
   env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   egressPolicy?: pulumi.Input<{ mode?: pulumi.Input<"ALLOW_ALL" | "DENY_ALL" | "ALLOW_LIST">; allow?: pulumi.Input<pulumi.Input<string>[]> }>;
-  /** Idle timeout in seconds; updated in place. The service clamps it (90 .. account maximum). */
+  /** Idle timeout in seconds; updated in place. The service clamps it (`MIN_IDLE_TIMEOUT_SECONDS` .. account maximum, contract/sandboxes.ts). */
   idleTimeoutSeconds?: pulumi.Input<number>;
-  /** Total lifetime in seconds (300 .. account maximum). Grows in place; a decrease replaces. */
+  /** Total lifetime in seconds (`MIN_MAX_LIFETIME_SECONDS` .. account maximum). Grows in place; a decrease replaces. */
   maxLifetimeSeconds?: pulumi.Input<number>;
   labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /** How long create may wait for RUNNING. Default 600 s. */
