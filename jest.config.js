@@ -14,8 +14,11 @@ const common = {
 };
 
 module.exports = {
-  // A global option: inside a project entry jest ignores it.
+  // Global options: inside a project entry jest ignores them.
   testTimeout: 30000,
+  // Builds dist/ once, before any suite, when a source is newer than its output (the CLI,
+  // binary and serialization suites run the built package).
+  globalSetup: "<rootDir>/test/setup/build.ts",
   projects: [
     { ...common, displayName: "default", testMatch: ["**/*.test.ts"] },
     {

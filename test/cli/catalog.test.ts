@@ -1,7 +1,8 @@
 /** `compute catalog gpus|datacenters|cpus|templates` against the emulator. */
 import { parse as parseYaml } from "yaml";
 import type { CpuType, DataCenter, GpuType, Template } from "../../sdk";
-import { defaultFixture, tableRows, useEmulator } from "./helpers";
+import { defaultFixture } from "../helpers/fixtures";
+import { tableRows, useEmulator } from "./helpers";
 
 const emu = useEmulator();
 const fixture = defaultFixture();

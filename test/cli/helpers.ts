@@ -1,69 +1,20 @@
 /**
- * Helpers of the CLI suites: build `dist/` when it is missing or stale, run the built binary
- * as a child process (as a user would), and start an emulator in-process per test file.
+ * Helpers of the CLI suites: run the built binary as a child process (as a user would; jest's
+ * global set-up, test/setup/build.ts, has made `dist/` current), and start an emulator
+ * in-process per test file.
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { connect, createServer, type AddressInfo, type Socket } from "node:net";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { ROOT } from "../helpers/fixtures";
 
-export const ROOT = resolve(__dirname, "..", "..");
+export { ROOT };
 export const BIN = join(ROOT, "dist", "cli", "bin.js");
 
 export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path));
-    else if (entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function isFresh(): boolean {
-  if (!existsSync(BIN)) return false;
-  const built = statSync(BIN).mtimeMs;
-  return newestMtime(join(ROOT, "cli")) <= built && newestMtime(join(ROOT, "sdk")) <= built;
-}
-
-/**
- * `npm test` builds before jest; a bare `npx jest test/cli` after editing cli/ or sdk/ gets a
- * build here. Several test files run in parallel workers, so one builds under a lock directory
- * and the others wait for it.
- */
-export function ensureBuilt(): void {
-  if (isFresh()) return;
-  const lock = join(ROOT, "dist", ".cli-test-build.lock");
-  mkdirSync(join(ROOT, "dist"), { recursive: true });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`waited too long for ${lock}; remove it if no build is running`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250); // another worker is building
-      if (isFresh()) return;
-    }
-  }
-  try {
-    if (isFresh()) return;
-    try {
-      // tsc emits even when another part of the project has type errors; what matters is the CLI.
-      execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.json")], { cwd: ROOT, stdio: "pipe" });
-    } catch {
-      /* type errors elsewhere: checked below by the binary's presence */
-    }
-    if (!existsSync(BIN)) throw new Error(`building the project did not produce ${BIN}`);
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
 }
 
 /** The environment of a run: the parent's, less every COMPUTE_* variable, plus `env`. */
@@ -208,32 +159,6 @@ export async function startRelay(targetUrl: string): Promise<Outage> {
   };
 }
 
-/** The emulator's built-in fixture (a project file), for expectations computed independently of the CLI. */
-export interface FixtureRepo {
-  id: string;
-  owner: string;
-  name: string;
-  type: "POD" | "SERVERLESS";
-  category: string;
-  stars: number;
-  views: number;
-  deploys: number;
-  createdAt: string;
-  updatedAt: string;
-  releasedAt: string | null;
-  release: { tag: string; image: string; config: { gpuIds: string[]; gpuCount: number; containerDiskInGb: number; env: Record<string, string> } } | null;
-}
-export interface FixtureGpu {
-  id: string;
-  name: string;
-  pool?: string | null;
-  memory: number;
-}
-export function defaultFixture(): { defaultApiKey: string; hubRepos: FixtureRepo[]; gpuTypes: FixtureGpu[]; dataCenters: Array<{ id: string; name: string; region: string }>; cpuFlavors: Array<{ id: string }>; templates: Array<{ id: string; public?: boolean }> } {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return JSON.parse(require("node:fs").readFileSync(join(ROOT, "emulator", "fixtures", "default.json"), "utf8"));
-}
-
 export interface EmulatorSession {
   url: string;
   apiKey: string;
@@ -244,14 +169,13 @@ export interface EmulatorSession {
 }
 
 /**
- * Builds the CLI and starts one emulator for the calling test file (beforeAll/afterAll).
+ * Starts one emulator for the calling test file (beforeAll/afterAll).
  * Returns an object filled in once beforeAll has run.
  */
 export function useEmulator(options: import("../../emulator").EmulatorOptions = {}): EmulatorSession {
   const session = {} as EmulatorSession;
   let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    ensureBuilt();
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { startEmulator, EmulatorControl } = require("../../emulator") as typeof import("../../emulator");
     const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true, ...options });

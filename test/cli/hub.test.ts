@@ -1,7 +1,8 @@
 /** `compute hub list|search|get` run as a process against the emulator. */
 import { execFile } from "node:child_process";
 import { parse as parseYaml } from "yaml";
-import { BIN, cliEnv, defaultFixture, tableRows, useEmulator, type FixtureRepo } from "./helpers";
+import { defaultFixture, type FixtureRepo } from "../helpers/fixtures";
+import { BIN, cliEnv, tableRows, useEmulator } from "./helpers";
 
 const emu = useEmulator();
 const fixture = defaultFixture();

@@ -6,6 +6,7 @@
 import { parse as parseYaml } from "yaml";
 import { ComputeClient, ownerMark, POD_OWNER_ENV, SANDBOX_OWNER_LABEL, withSpec, type Pod, type Sandbox } from "../../sdk";
 import { podRow, sandboxRow, totalLine, totalOf } from "../../cli/inventory";
+import { GPU, KEYS, sleep } from "../helpers/fixtures";
 import { runCli, tableRows, useEmulator } from "./helpers";
 
 // A terminated pod reads as TERMINATED for this long before it is gone: long enough for --all.
@@ -30,7 +31,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
   for (let i = 0; i < 200; i++) {
     const value = await read();
     if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 25));
+    await sleep(25);
   }
   throw new Error("never reached the expected state");
 }
@@ -39,9 +40,9 @@ beforeAll(async () => {
   sdk = new ComputeClient({ baseUrl: emu.url, apiKey: emu.apiKey, env: {} });
   const trainerSettings = { image: "pytorch", gpu: "H100" };
   const [trainer, worker, stray, lookalike, parked, gone] = await Promise.all([
-    sdk.pods.create({ name: "trainer", image: "pytorch", gpu: { id: "NVIDIA H100 80GB HBM3", count: 1 }, env: { [POD_OWNER_ENV]: mark("ml", "dev", "trainer", trainerSettings), HF_TOKEN: SECRET } }),
+    sdk.pods.create({ name: "trainer", image: "pytorch", gpu: { id: GPU.h100, count: 1 }, env: { [POD_OWNER_ENV]: mark("ml", "dev", "trainer", trainerSettings), HF_TOKEN: SECRET } }),
     sdk.pods.create({ name: "worker", image: "python", cpu: { id: "cpu3c", vcpuCount: 4 }, env: { [POD_OWNER_ENV]: mark("ml", "prod", "worker") } }),
-    sdk.pods.create({ name: "stray", image: "pytorch", gpu: { id: "NVIDIA GeForce RTX 4090", count: 2 }, env: { HF_TOKEN: SECRET } }),
+    sdk.pods.create({ name: "stray", image: "pytorch", gpu: { id: GPU.rtx4090, count: 2 }, env: { HF_TOKEN: SECRET } }),
     // A user's own variable of the same name that is not a mark: no stack owns this pod.
     sdk.pods.create({ name: "lookalike", image: "python", cpu: { id: "cpu3c", vcpuCount: 2 }, env: { [POD_OWNER_ENV]: "me" } }),
     sdk.pods.create({ name: "parked", image: "python", cpu: { id: "cpu3c", vcpuCount: 2 }, env: { [POD_OWNER_ENV]: mark("ml", "dev", "parked") } }),
@@ -143,9 +144,9 @@ describe("compute ps", () => {
 
     const pods = new Map((await sdk.pods.list({ includeClusterPods: true })).map((p) => [p.id, p]));
     const row = (name: string) => rows.get(idOf(name))!;
-    expect(row("trainer")).toEqual(["pod", "trainer", idOf("trainer"), "RUNNING", row("trainer")[4], "1x NVIDIA H100 80GB HBM3", "ml/dev/trainer"]);
+    expect(row("trainer")).toEqual(["pod", "trainer", idOf("trainer"), "RUNNING", row("trainer")[4], `1x ${GPU.h100}`, "ml/dev/trainer"]);
     expect(row("worker").slice(5)).toEqual(["cpu3c 4 vCPU", "ml/prod/worker"]);
-    expect(row("stray").slice(5)).toEqual(["2x NVIDIA GeForce RTX 4090", "unmanaged"]);
+    expect(row("stray").slice(5)).toEqual([`2x ${GPU.rtx4090}`, "unmanaged"]);
     expect(row("lookalike")[6]).toBe("unmanaged");
     expect(row("notebook")).toEqual(["sandbox", "notebook", idOf("notebook"), "RUNNING", row("notebook")[4], "2 vCPU 4 GB", "ml/dev/notebook"]);
     expect(row("scratch").slice(5)).toEqual(["1 vCPU 1 GB", "unmanaged"]);
@@ -228,7 +229,7 @@ describe("compute ps", () => {
       name: "trainer",
       status: "RUNNING",
       costPerHr: (created.trainer as Pod).cost,
-      resources: "1x NVIDIA H100 80GB HBM3",
+      resources: `1x ${GPU.h100}`,
       cluster: null,
       owner: { label: "ml/dev/trainer", project: "ml", stack: "dev", name: "trainer" },
     });
@@ -260,7 +261,7 @@ describe("compute ps", () => {
 
   test.concurrent("a refused list fails the command (exit 1, nothing on stdout)", async () => {
     // A key without the sandbox scope: the pod list succeeds, the sandbox list is refused.
-    const r = await emu.run(["ps"], { COMPUTE_API_KEY: "cs_dev_nosandbox_3a7c55e0" });
+    const r = await emu.run(["ps"], { COMPUTE_API_KEY: KEYS.devNoSandboxes });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^error: GET \/v2\/sandboxes failed with 403 /);
@@ -328,7 +329,7 @@ describe("compute ps against public-shaped answers", () => {
   beforeAll(async () => {
     client = new ComputeClient({ baseUrl: pub.url, apiKey: pub.apiKey, env: {} });
     [gpuPod, cpuPod] = await Promise.all([
-      client.pods.create({ name: "l4", image: "img", gpu: { id: "NVIDIA L4" }, env: { [POD_OWNER_ENV]: mark("web", "prod", "l4") } }),
+      client.pods.create({ name: "l4", image: "img", gpu: { id: GPU.l4 }, env: { [POD_OWNER_ENV]: mark("web", "prod", "l4") } }),
       client.pods.create({ name: "cpu", image: "img", cpu: { id: "cpu3c", vcpuCount: 2 } }),
     ]);
   });
@@ -341,7 +342,7 @@ describe("compute ps against public-shaped answers", () => {
     const r = await pub.run(["ps", "--json"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { pods: Array<Record<string, unknown>>; total: Record<string, number> };
-    expect(out.pods.find((row) => row.id === gpuPod.id)).toMatchObject({ resources: "1x NVIDIA L4", costPerHr: gpuPod.cost, owner: { label: "web/prod/l4" } });
+    expect(out.pods.find((row) => row.id === gpuPod.id)).toMatchObject({ resources: `1x ${GPU.l4}`, costPerHr: gpuPod.cost, owner: { label: "web/prod/l4" } });
     expect(out.pods.find((row) => row.id === cpuPod.id)).toMatchObject({ resources: "cpu3c 2 vCPU", costPerHr: cpuPod.cost, owner: null });
     const pods = await client.pods.list({ includeClusterPods: true });
     const billing = pods.filter((p) => p.status !== "TERMINATED" && p.cost > 0);

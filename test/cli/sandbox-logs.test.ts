@@ -5,6 +5,7 @@
  */
 import { parseAllDocuments } from "yaml";
 import { ComputeClient, type LogEvent, type Sandbox } from "../../sdk";
+import { sleep } from "../helpers/fixtures";
 import { spawnCli, startRelay, useEmulator, type Outage } from "./helpers";
 
 const emu = useEmulator({ freezeClock: new Date(Date.now() - 24 * 3600 * 1000).toISOString() });
@@ -140,7 +141,7 @@ describe("--follow", () => {
       // The network goes away; the container keeps logging meanwhile.
       relay.cut();
       await emu.control.advance(4 * LOG_INTERVAL_MS);
-      await new Promise((r) => setTimeout(r, 300));
+      await sleep(300);
       expect(count()).toBe(5);
       relay.restore();
       await cli.waitFor(() => count() >= 9);
@@ -175,7 +176,7 @@ describe("--follow", () => {
     for (let i = 0; i < 100; i++) {
       const refused = (await emu.control.requests()).filter((q) => q.path === path && q.status === 409);
       if (refused.length > 0) break;
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
     expect((await emu.control.requests()).some((q) => q.path === path && q.status === 409)).toBe(true);
     expect(cli.stdout()).toBe("");

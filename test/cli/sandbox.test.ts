@@ -1,6 +1,7 @@
 /** `compute sandbox list|set-idle-timeout|terminate` against the emulator. */
 import { parse as parseYaml } from "yaml";
 import { ComputeClient, type Sandbox } from "../../sdk";
+import { KEYS, sleep } from "../helpers/fixtures";
 import { tableRows, useEmulator } from "./helpers";
 
 const emu = useEmulator();
@@ -16,7 +17,7 @@ async function untilRunning(id: string): Promise<Sandbox> {
   for (let i = 0; i < 100; i++) {
     const sandbox = await sdk.sandboxes.get(id);
     if (sandbox.state === "RUNNING") return sandbox;
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
   throw new Error(`${id} never reached RUNNING`);
 }
@@ -102,7 +103,7 @@ describe("sandbox list", () => {
   });
 
   test.concurrent("a key without access to sandboxes: 403 with the service's detail", async () => {
-    const r = await emu.run(["sandbox", "list"], { COMPUTE_API_KEY: "cs_dev_nosandbox_3a7c55e0" });
+    const r = await emu.run(["sandbox", "list"], { COMPUTE_API_KEY: KEYS.devNoSandboxes });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: GET \/v2\/sandboxes failed with 403 Forbidden: .*sandboxes.*\n$/);
   });

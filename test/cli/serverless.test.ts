@@ -1,5 +1,6 @@
 /** `compute serverless create --hub-id ...` against the emulator: what is sent, and what is not. */
-import { defaultFixture, useEmulator, type FixtureRepo } from "./helpers";
+import { defaultFixture, KEYS, type FixtureRepo } from "../helpers/fixtures";
+import { useEmulator } from "./helpers";
 
 const emu = useEmulator();
 const fixture = defaultFixture();
@@ -122,13 +123,12 @@ test("a --gpu-id without a GPU pool cannot run serverless: exit 2, no create", a
 });
 
 test("a refused create (read-only key: 403) exits 1 with status and detail; nothing is created", async () => {
-  const readOnly = "cs_dev_readonly_6b2e91d4";
   const before = (await endpoints()).length;
-  const r = await emu.run(["serverless", "create", "--hub-id", "hub_662work", "--name", "refused"], { COMPUTE_API_KEY: readOnly });
+  const r = await emu.run(["serverless", "create", "--hub-id", "hub_662work", "--name", "refused"], { COMPUTE_API_KEY: KEYS.devReadOnly });
   expect(r.code).toBe(1);
   expect(r.stdout).toBe("");
   expect(r.stderr).toMatch(/^error: POST \/v2\/serverless failed with 403 Forbidden: \S.*\n$/);
-  expect(r.stderr).not.toContain(readOnly);
+  expect(r.stderr).not.toContain(KEYS.devReadOnly);
   expect(await creates()).toEqual([403]);
   expect((await endpoints()).length).toBe(before);
 });

@@ -5,9 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureBuilt, ROOT, runCli } from "./helpers";
-
-beforeAll(() => ensureBuilt(), 120_000);
+import { ROOT, runCli } from "./helpers";
 
 const NO_SERVICE = { COMPUTE_BASE_URL: undefined, COMPUTE_API_KEY: undefined };
 /** A reachable-looking service that is never contacted: a usage error must not need it. */

@@ -1,4 +1,5 @@
 import { createE2EStack, type E2EStack } from "./harness";
+import { GPU } from "../helpers/fixtures";
 
 jest.setTimeout(10 * 60_000);
 
@@ -17,7 +18,7 @@ describe("bad input fails at preview, before any API call", () => {
   }
 
   it("a pod: every invalid field is named at preview, and up sends no create", async () => {
-    await e2e.declare({ pods: { bad: { image: "i", gpu: { id: "NVIDIA RTX A5000", count: 0 }, cpu: { id: "cpu3c", vcpuCount: 3 }, ports: ["8888"] } } });
+    await e2e.declare({ pods: { bad: { image: "i", gpu: { id: GPU.a5000, count: 0 }, cpu: { id: "cpu3c", vcpuCount: 3 }, ports: ["8888"] } } });
     const text = String(await e2e.stack.preview().catch((e: Error) => e));
     expect(text).toMatch(/has a problem: gpu\.count: must be >= 1/);
     expect(text).toMatch(/has a problem: cpu\.vcpuCount: must be a power of two/);
@@ -29,7 +30,7 @@ describe("bad input fails at preview, before any API call", () => {
   });
 
   it("a cross-field rule is named too", async () => {
-    await e2e.declare({ pods: { bad: { gpu: { id: "NVIDIA RTX A5000", allowedCudaVersions: ["12.4"], minCudaVersion: "12.1" } } } });
+    await e2e.declare({ pods: { bad: { gpu: { id: GPU.a5000, allowedCudaVersions: ["12.4"], minCudaVersion: "12.1" } } } });
     const text = String(await e2e.stack.preview().catch((e: Error) => e));
     expect(text).toMatch(/image.*is required unless templateId is set/);
     expect(text).toMatch(/gpu\.minCudaVersion.*cannot be combined with a non-empty gpu\.allowedCudaVersions/);
@@ -76,7 +77,7 @@ describe("bad input fails at preview, before any API call", () => {
   it("a secret input that breaks a rule is named, never shown, in the preview's failure", async () => {
     await e2e.stack.setConfig("e2e:secretArgs", { value: "python s3cr3t-train.py --token tok-4242", secret: true });
     try {
-      await e2e.declare({ pods: { leaky: { image: "i", gpu: { id: "NVIDIA RTX A5000" }, cmd: ["something", "else"] } } });
+      await e2e.declare({ pods: { leaky: { image: "i", gpu: { id: GPU.a5000 }, cmd: ["something", "else"] } } });
       const text = String(await e2e.stack.preview().catch((e: Error) => e));
       expect(text).toMatch(/has a problem: args: must describe the same command/);
       expect(text).not.toContain("s3cr3t");

@@ -1,10 +1,11 @@
 import { createE2EStack, type E2EStack } from "./harness";
+import { GPU, KEYS } from "../helpers/fixtures";
 
 jest.setTimeout(10 * 60_000);
 
-const GPU_A5000 = "NVIDIA RTX A5000";
+const GPU_A5000 = GPU.a5000;
 /** Another credential of the same account in the emulator's fixture (a console session). */
-const ROTATED_KEY = "cs_session_dev_5c0e8d21";
+const ROTATED_KEY = KEYS.sessionDev;
 
 describe("up, preview, refresh, destroy through the real engine", () => {
   let e2e: E2EStack;

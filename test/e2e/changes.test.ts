@@ -1,9 +1,10 @@
 import { createE2EStack, type E2EStack } from "./harness";
+import { GPU } from "../helpers/fixtures";
 
 jest.setTimeout(15 * 60_000);
 
-const A5000 = "NVIDIA RTX A5000";
-const RTX4090 = "NVIDIA GeForce RTX 4090";
+const A5000 = GPU.a5000;
+const RTX4090 = GPU.rtx4090;
 
 type PodOut = { id: string; status: string; gpuTypeId: string | null };
 

@@ -1,8 +1,9 @@
 import { createE2EStack, type E2EStack } from "./harness";
+import { GPU } from "../helpers/fixtures";
 
 jest.setTimeout(10 * 60_000);
 
-const A5000 = "NVIDIA RTX A5000";
+const A5000 = GPU.a5000;
 
 describe("drift: GitOps with `up --refresh` converges by itself", () => {
   let e2e: E2EStack;

@@ -1,10 +1,11 @@
 import { createE2EStack, type E2EStack } from "./harness";
+import { GPU, sleep } from "../helpers/fixtures";
 
 jest.setTimeout(15 * 60_000);
 
-const A5000 = "NVIDIA RTX A5000";
-const H100 = "NVIDIA H100 80GB HBM3";
-const A100 = "NVIDIA A100-SXM4-80GB";
+const A5000 = GPU.a5000;
+const H100 = GPU.h100;
+const A100 = GPU.a100;
 const sandbox = { image: "python:3.12", compute: { vcpuCount: 1, memoryInGb: 1, containerDiskInGb: 1 } };
 
 /**
@@ -64,7 +65,7 @@ describe("faults during up", () => {
           gpu: { id: H100 },
           placement: [
             { gpuTypeId: H100, dataCenterId: "EU-RO-1" },
-            { gpuTypeId: "NVIDIA H200", dataCenterId: "EU-RO-1" },
+            { gpuTypeId: GPU.h200, dataCenterId: "EU-RO-1" },
             { gpuTypeId: A100, dataCenterId: "EU-RO-1" },
           ],
         },
@@ -96,7 +97,7 @@ describe("faults during up", () => {
     for (let i = 0; i < 300; i++) {
       const creates = (await e2e.control.requests()).filter((r) => r.method === "POST" && r.status === 201);
       if (creates.length >= 3) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
     await e2e.restartEmulator(1000);
     const result = await up;

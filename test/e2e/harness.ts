@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../../emulator";
+import { sleep } from "../helpers/fixtures";
 import { EmulatorControl } from "../../emulator/control-client";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
@@ -117,7 +118,7 @@ export async function createE2EStack(name: string, options: { program?: string; 
     async restartEmulator(downMs = 0) {
       const port = Number(new URL(emulator.url).port);
       await emulator.close();
-      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+      if (downMs > 0) await sleep(downMs);
       emulator = await startEmulator({ ...emulatorOptions, port });
     },
     async stateIds() {

@@ -1,11 +1,11 @@
 import { execFileSync, type ChildProcess } from "node:child_process";
 import { createE2EStack, type E2EStack } from "./harness";
+import { GPU, sleep } from "../helpers/fixtures";
 
 jest.setTimeout(15 * 60_000);
 
-const A5000 = "NVIDIA RTX A5000";
+const A5000 = GPU.a5000;
 const sandbox = { image: "python:3.12", compute: { vcpuCount: 1, memoryInGb: 1, containerDiskInGb: 1 } };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * An `up` that dies or loses the service in the middle of its creates must leave nothing

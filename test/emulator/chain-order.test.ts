@@ -1,5 +1,5 @@
 /** The order of checks: 413 → 401 → 403 → 429 → 422 → 400 → operation, plus the Date header. */
-import { boot, gpuPod, KEYS, type Harness } from "./harness";
+import { boot, GPU, gpuPod, KEYS, type Harness } from "./harness";
 
 let h: Harness;
 beforeAll(async () => {
@@ -52,7 +52,7 @@ test("rate limiting (429) comes before validation", async () => {
 test("validation (422) lists every violation and comes before cross-field rules (400)", async () => {
   const response = await h.post("/v2/pods", {
     name: "",
-    gpu: { id: "NVIDIA GeForce RTX 4090", count: 0 },
+    gpu: { id: GPU.rtx4090, count: 0 },
     cpu: { id: "cpu3c", vcpuCount: 3 },
     ports: ["80/udp"],
     bogus: true,
@@ -73,7 +73,7 @@ test("validation (422) lists every violation and comes before cross-field rules 
 test("a valid body that breaks a cross-field rule is 400 with the rules in errors", async () => {
   const response = await h.post("/v2/pods", {
     ...gpuPod(),
-    gpu: { id: "NVIDIA GeForce RTX 4090", allowedCudaVersions: ["12.4"], minCudaVersion: "12.1" },
+    gpu: { id: GPU.rtx4090, allowedCudaVersions: ["12.4"], minCudaVersion: "12.1" },
     mounts: { persistent: { size: 20, path: "/workspace" }, network: [{ volumeId: "vol_dev_tx", path: "/data" }] },
   });
   expect(response.status).toBe(400);

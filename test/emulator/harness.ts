@@ -3,30 +3,10 @@
  * Shared by the emulator suites; not a test file itself.
  */
 import { EmulatorControl, startEmulator, type EmulatorOptions } from "../../emulator";
+import { GPU, sleep } from "../helpers/fixtures";
 
-/** Credentials of the default fixture (emulator/fixtures/default.json). */
-export const KEYS = {
-  dev: "cs_dev_4f1c2a9e7b3d5086",
-  devReadOnly: "cs_dev_readonly_6b2e91d4",
-  devNoSandboxes: "cs_dev_nosandbox_3a7c55e0",
-  devExpired: "cs_dev_expired_91e0c3b7",
-  team: "cs_team_ml_2d8f6a1c",
-  alice: "cs_alice_5e9a0b7d",
-  other: "cs_other_7e5b3f90",
-  sessionDev: "cs_session_dev_5c0e8d21",
-  sessionOther: "cs_session_other_b41f7a09",
-} as const;
-
-export const GPU = {
-  rtx4090: "NVIDIA GeForce RTX 4090",
-  a5000: "NVIDIA RTX A5000",
-  a6000: "NVIDIA RTX A6000",
-  h100: "NVIDIA H100 80GB HBM3",
-  h200: "NVIDIA H200",
-  b200: "NVIDIA B200",
-  mi300x: "AMD Instinct MI300X OAM",
-  l4: "NVIDIA L4",
-} as const;
+// Shared with every folder's suites (test/helpers/fixtures.ts); re-exported so these suites import from one place.
+export { GPU, KEYS, sleep } from "../helpers/fixtures";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -239,5 +219,3 @@ export async function readBackfill(stream: LogStream): Promise<SseEvent[]> {
   stream.close();
   return stream.events;
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

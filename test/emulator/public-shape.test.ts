@@ -4,7 +4,7 @@
  * and pod log streams use whole-second ids and end with 200 instead of a 409.
  */
 import { EXTRA, RUNTIME_WARMUP_SECONDS } from "../../emulator/shape/public-views";
-import { boot, cpuPod, gpuPod, GPU, openLogStream, readBackfill, runningPod, runningSandbox, sandboxBody, type Harness, type SseEvent } from "./harness";
+import { boot, cpuPod, gpuPod, GPU, KEYS, openLogStream, readBackfill, runningPod, runningSandbox, sandboxBody, type Harness, type SseEvent } from "./harness";
 import { publicViolations } from "./openapi";
 
 let h: Harness;
@@ -62,7 +62,7 @@ describe("answers conform to the public OpenAPI", () => {
     const list = await ok("/v2/pods?includeClusterPods=true");
     expect(list.pods.length).toBeGreaterThanOrEqual(4); // the two new pods and the fixture's cluster members
     expect(publicViolations("Pod", list, { wrapper: "ListPodsResponse", member: "pods" })).toEqual([]);
-    expect(publicViolations("Pod", await ok("/v2/pods", "cs_team_ml_2d8f6a1c"), { wrapper: "ListPodsResponse", member: "pods" })).toEqual([]);
+    expect(publicViolations("Pod", await ok("/v2/pods", KEYS.team), { wrapper: "ListPodsResponse", member: "pods" })).toEqual([]);
   });
 
   test("templates, network volumes, SSH keys", async () => {

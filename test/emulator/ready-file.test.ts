@@ -7,11 +7,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { EmulatorControl } from "../../emulator";
 import type { EmulatorReady } from "../../emulator/options";
+import { ROOT, sleep } from "../helpers/fixtures";
 
-const ROOT = resolve(__dirname, "../..");
+// Built by jest's global set-up (test/setup/build.ts).
 const BIN = join(ROOT, "dist", "emulator", "bin.js");
 
 const dirs: string[] = [];
@@ -19,13 +20,6 @@ const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-
-beforeAll(() => {
-  // `npm test` builds first; a bare jest run after editing the emulator would test an old build.
-  if (!existsSync(BIN) || statSync(BIN).mtimeMs < statSync(join(ROOT, "emulator", "bin.ts")).mtimeMs) {
-    throw new Error(`${BIN} is missing or older than emulator/bin.ts: run \`npx tsc -p tsconfig.json\``);
-  }
 });
 
 const tempDir = () => {
@@ -60,7 +54,7 @@ async function until(r: Run, test: () => boolean): Promise<void> {
   void r.exited.then(() => (gone = true));
   while (!test()) {
     if (gone) throw new Error(`compute-emulator exited: ${r.stderr()}${r.stdout()}`);
-    await new Promise((done) => setTimeout(done, 50));
+    await sleep(50);
   }
 }
 

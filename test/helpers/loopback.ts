@@ -63,36 +63,4 @@ export function problem(res: ServerResponse, status: number, detail: string, ext
   sendJson(res, status, { title: `Status ${status}`, status, detail, ...extra }, headers);
 }
 
-/** A minimal Pod body that satisfies the SDK's response schema. */
-export function podBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: "pod-1",
-    name: "trainer",
-    status: "PROVISIONING",
-    actions: ["stop", "terminate"],
-    image: "img:1",
-    args: "",
-    cmd: [],
-    entrypoint: [],
-    disk: 20,
-    mounts: {},
-    ports: [],
-    env: {},
-    registry: null,
-    gpu: { id: "NVIDIA_A100_80GB", count: 1, vcpuCount: 8, memory: 64 },
-    cloud: "SECURE",
-    dataCenterId: "US-TX-1",
-    cudaVersion: "12.4",
-    ssh: { proxy: null, direct: null },
-    template: null,
-    cost: 1.99,
-    locked: false,
-    globalNetworking: { enabled: false },
-    runtime: null,
-    createdAt: new Date().toISOString(),
-    startedAt: null,
-    ...overrides,
-  };
-}
-
 export const TEST_KEY = "cs_test_secret_key_0123456789";

@@ -6,13 +6,6 @@
 import { EmulatorControl, startEmulator } from "../../emulator";
 import * as runtime from "../../provider/runtime";
 
-export const GPU = {
-  h100: "NVIDIA H100 80GB HBM3",
-  a100: "NVIDIA A100-SXM4-80GB",
-  rtx4090: "NVIDIA GeForce RTX 4090",
-  a5000: "NVIDIA RTX A5000",
-} as const;
-
 export const PROVIDER_TEXT = "exports.handler = () => ({}) /* stands in for the serialized provider */";
 
 export interface ProviderEnv {

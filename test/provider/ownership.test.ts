@@ -5,7 +5,8 @@
  */
 import { POD_OWNER_ENV, SANDBOX_OWNER_LABEL, isFirstGeneration, nextGeneration, ownerMark, ownerOf, parseOwnerMark, withSpec } from "../../sdk";
 import { leftBehind } from "../../provider/runtime/adoption";
-import { bootProvider, checked, GPU, PROVIDER_TEXT, recorded, runtime, type ProviderEnv } from "./helpers";
+import { GPU } from "../helpers/fixtures";
+import { bootProvider, checked, PROVIDER_TEXT, recorded, runtime, type ProviderEnv } from "./helpers";
 
 const identity = { organization: "organization", project: "ml", stack: "dev", backend: "file:///state", urn: "urn:pulumi:dev::ml::pulumi-nodejs:dynamic/compute:Pod::trainer", salt: "v1:abc" };
 

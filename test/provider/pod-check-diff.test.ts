@@ -1,8 +1,9 @@
 import { diffPod, type PodOutputs } from "../../provider/runtime/pod-model";
 import { UNKNOWN } from "../../provider/runtime/unknowns";
+import { GPU } from "../helpers/fixtures";
 import { PROVIDER_TEXT, runtime } from "./helpers";
 
-const base = { name: "trainer", image: "img:1", gpu: { id: "NVIDIA H100 80GB HBM3" } };
+const base = { name: "trainer", image: "img:1", gpu: { id: GPU.h100 } };
 
 describe("Pod check (pulumi preview, before any API call)", () => {
   it("reports every failure at once, each naming its field", async () => {
@@ -56,7 +57,7 @@ describe("Pod check (pulumi preview, before any API call)", () => {
 });
 
 describe("Pod diff: the update/replace table", () => {
-  const olds = { ...base, placementChosen: { gpuTypeId: "NVIDIA H100 80GB HBM3", dataCenterId: "US-TX-3" } } as unknown as PodOutputs;
+  const olds = { ...base, placementChosen: { gpuTypeId: GPU.h100, dataCenterId: "US-TX-3" } } as unknown as PodOutputs;
   const kinds = (news: Record<string, unknown>) => {
     const d = diffPod(olds, { ...base, ...news } as never);
     return { replaces: d.replaces, updates: Object.fromEntries(d.updates) };
@@ -79,7 +80,7 @@ describe("Pod diff: the update/replace table", () => {
   });
 
   it.each([
-    [{ gpu: { id: "NVIDIA A100-SXM4-80GB" } }, ["gpu.id"]],
+    [{ gpu: { id: GPU.a100 } }, ["gpu.id"]],
     [{ gpu: { id: base.gpu.id, count: 2 } }, ["gpu.count"]],
     [{ gpu: { id: base.gpu.id, minCudaVersion: "12.4" } }, ["gpu.minCudaVersion"]],
     [{ gpu: { id: base.gpu.id, allowedCudaVersions: ["12.4"] } }, ["gpu.allowedCudaVersions"]],
@@ -90,7 +91,7 @@ describe("Pod diff: the update/replace table", () => {
     [{ startSsh: true }, ["startSsh"]],
     [{ startJupyter: true }, ["startJupyter"]],
     [{ mounts: { persistent: { size: 20, path: "/w" } } }, ["mounts"]],
-    [{ placement: [{ gpuTypeId: "NVIDIA A100-SXM4-80GB" }] }, ["placement"]],
+    [{ placement: [{ gpuTypeId: GPU.a100 }] }, ["placement"]],
   ])("%j replaces (%j)", (news, replaces) => {
     expect(kinds(news).replaces).toEqual(replaces);
   });
@@ -105,7 +106,7 @@ describe("Pod diff: the update/replace table", () => {
   });
 
   it("placement changes that still allow the current placement change nothing on the pod", () => {
-    const d = diffPod(olds, { ...base, placement: [{ gpuTypeId: "NVIDIA A100-SXM4-80GB" }, { gpuTypeId: "NVIDIA H100 80GB HBM3", dataCenterId: "US-TX-3" }] } as never);
+    const d = diffPod(olds, { ...base, placement: [{ gpuTypeId: GPU.a100 }, { gpuTypeId: GPU.h100, dataCenterId: "US-TX-3" }] } as never);
     expect(d.replaces).toEqual([]);
     // With candidates, gpu.id is decided by them: a different gpu.id alone does not replace.
     expect(diffPod(olds, { ...base, gpu: { id: "other" }, placement: [{ dataCenterId: "US-TX-3" }] } as never).replaces).toEqual([]);

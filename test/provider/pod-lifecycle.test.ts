@@ -1,6 +1,7 @@
 import { PlacementError, PaymentRequiredError } from "../../sdk";
 import { PartialFailure } from "../../provider/runtime/partial";
-import { bootProvider, checked, GPU, PROVIDER_TEXT, recorded, runtime, type ProviderEnv } from "./helpers";
+import { GPU } from "../helpers/fixtures";
+import { bootProvider, checked, PROVIDER_TEXT, recorded, runtime, type ProviderEnv } from "./helpers";
 
 jest.setTimeout(60_000);
 

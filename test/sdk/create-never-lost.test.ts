@@ -5,7 +5,8 @@
  */
 import type { ServerResponse } from "node:http";
 import { ComputeClient, CreatedButUnreadableError, ResponseValidationError } from "../../sdk";
-import { podBody, problem, sendJson, startLoopback, TEST_KEY, type Loopback, type SeenRequest } from "../helpers/loopback";
+import { problem, sendJson, startLoopback, TEST_KEY, type Loopback, type SeenRequest } from "../helpers/loopback";
+import { podResponse, sandboxResponse } from "../helpers/fixtures";
 import { documentExamples } from "./openapi-bodies";
 
 const PUBLIC_POD = documentExamples("Pod")[0].body;
@@ -81,7 +82,7 @@ describe("a create answered 2xx with a body that cannot be read", () => {
   });
 
   it("finds a pod whose answer was not JSON by name, without a second POST", async () => {
-    const created = podBody({ id: "pod-9", name: "trainer", createdAt: new Date().toISOString() });
+    const created = podResponse({ id: "pod-9", name: "trainer", createdAt: new Date().toISOString() });
     await withService(
       (req, res) => (req.method === "POST" ? garbage(res) : sendJson(res, 200, { pods: [created] })),
       async (client, server) => {
@@ -119,22 +120,7 @@ describe("a create answered 2xx with a body that cannot be read", () => {
 });
 
 describe("every create family reads an unreadable answer back by id", () => {
-  const now = new Date().toISOString();
-  const sandbox = {
-    id: "sb-9",
-    name: "scratch",
-    state: "CREATING",
-    image: "python:3.12-slim",
-    dataCenterId: "EU-1",
-    compute: { vcpuCount: 2, memoryInGb: 4, containerDiskInGb: 10, costPerHr: 0.1 },
-    idleTimeoutSeconds: 600,
-    maxLifetimeSeconds: 3600,
-    lastActivityAt: now,
-    idleExpiresAt: now,
-    expiresAt: now,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const sandbox = sandboxResponse({ id: "sb-9", name: "scratch", state: "CREATING", image: "python:3.12-slim", compute: { vcpuCount: 2, memoryInGb: 4, containerDiskInGb: 10, costPerHr: 0.1 } });
   const endpoint = documentExamples("Endpoint")[0].body;
   const families = [
     {
@@ -169,7 +155,7 @@ describe("recovery after a lost answer never resends over an item it cannot read
     await withService(
       (req, res) => {
         if (req.method === "POST") return problem(res, 503, "upstream timeout");
-        sendJson(res, 200, { pods: [podBody({ id: "pod-9", name: "trainer", status: "HIBERNATING", createdAt: new Date().toISOString() })] });
+        sendJson(res, 200, { pods: [podResponse({ id: "pod-9", name: "trainer", status: "HIBERNATING", createdAt: new Date().toISOString() })] });
       },
       async (client, server) => {
         const error = await client.pods.create({ name: "trainer", image: "img", gpu: { id: "A" } }).catch((e) => e);
@@ -185,8 +171,8 @@ describe("status polling and a pod the list cannot read", () => {
   it("gives that pod's waiter the reason, not 'no longer exists', and the others their pods", async () => {
     await withService(
       (req, res) => {
-        const odd = podBody({ id: "pod-b", status: "HIBERNATING" });
-        if (req.path === "/v2/pods") return sendJson(res, 200, { pods: [podBody({ id: "pod-a", status: "RUNNING" }), odd] });
+        const odd = podResponse({ id: "pod-b", status: "HIBERNATING" });
+        if (req.path === "/v2/pods") return sendJson(res, 200, { pods: [podResponse({ id: "pod-a", status: "RUNNING" }), odd] });
         if (req.path === "/v2/pods/pod-b") return sendJson(res, 200, odd);
         problem(res, 404, "no route");
       },

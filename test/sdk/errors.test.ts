@@ -16,7 +16,8 @@ import {
   UnprocessableEntityError,
   BadRequestError,
 } from "../../sdk";
-import { podBody, problem, sendJson, startLoopback, TEST_KEY, type Loopback } from "../helpers/loopback";
+import { problem, sendJson, startLoopback, TEST_KEY, type Loopback } from "../helpers/loopback";
+import { podResponse } from "../helpers/fixtures";
 
 describe("error tree mapped from status", () => {
   let server: Loopback;
@@ -96,7 +97,7 @@ describe("instanceof across two copies of the SDK", () => {
 
 describe("responses and connections", () => {
   it("names the field when a response does not match the contract", async () => {
-    const server = await startLoopback((_req, res) => sendJson(res, 200, podBody({ status: "SLEEPING", disk: "big" })));
+    const server = await startLoopback((_req, res) => sendJson(res, 200, podResponse({ status: "SLEEPING", disk: "big" })));
     const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
     try {
       const error = await client.pods.get("pod-1").catch((e) => e);

@@ -5,6 +5,7 @@
  */
 import { ComputeClient, type LogEvent } from "../../sdk";
 import { boot, openLogStream, readBackfill, runningPod, type Harness } from "../emulator/harness";
+import { sleep } from "../helpers/fixtures";
 
 let h: Harness;
 beforeAll(async () => {
@@ -14,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+  while (!condition()) await sleep(10);
 }
 
 test("follows a pod with whole-second ids: every line once, in order, and ends when the pod stops", async () => {

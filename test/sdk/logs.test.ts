@@ -1,40 +1,13 @@
 import type { ServerResponse } from "node:http";
 import { ComputeClient, ConflictError, ConnectionError, NotFoundError, streamLogs } from "../../sdk";
-import { podBody, problem, sendJson, startLoopback, TEST_KEY } from "../helpers/loopback";
+import { problem, sendJson, startLoopback, TEST_KEY } from "../helpers/loopback";
+import { podResponse, sandboxResponse, sleep } from "../helpers/fixtures";
 
 const ts = (i: number) => `2020-01-01T01:00:${String(i).padStart(2, "0")}.000000Z`;
 const frame = (i: number, source = "container") => `id: ${ts(i)}\ndata: ${JSON.stringify({ source, line: `line ${i}`, ts: ts(i) })}\n\n`;
 
 function openSse(res: ServerResponse) {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-}
-
-/** A Sandbox body that satisfies the SDK's response schema. */
-function sandboxBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const now = new Date().toISOString();
-  return {
-    id: "sb-1",
-    name: "worker",
-    state: "RUNNING",
-    templateId: null,
-    image: "python:3.12",
-    dataCenterId: "US-TX-1",
-    compute: { vcpuCount: 1, memoryInGb: 1, containerDiskInGb: 1, costPerHr: 0.1 },
-    ports: [],
-    egressPolicy: { mode: "ALLOW_ALL", allow: [] },
-    idleTimeoutSeconds: 600,
-    maxLifetimeSeconds: 3600,
-    lastActivityAt: now,
-    idleExpiresAt: now,
-    expiresAt: now,
-    labels: {},
-    startedAt: now,
-    terminationReason: null,
-    terminatedAt: null,
-    createdAt: now,
-    updatedAt: now,
-    ...overrides,
-  };
 }
 
 async function collect<T>(iterable: AsyncIterable<T>, limit = Infinity): Promise<T[]> {
@@ -104,7 +77,7 @@ describe("log stream", () => {
     let connection = 0;
     const server = await startLoopback((req, res) => {
       // After a stream ends the reader asks the sandbox's state: still running, so it reconnects.
-      if (!req.path.endsWith("/logs")) return sendJson(res, 200, sandboxBody({ state: "RUNNING" }));
+      if (!req.path.endsWith("/logs")) return sendJson(res, 200, sandboxResponse({ state: "RUNNING" }));
       connection += 1;
       if (connection === 1) return problem(res, 409, "starting", { code: "sandbox_starting" });
       if (connection === 2) {
@@ -149,7 +122,7 @@ describe("log stream", () => {
     const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
     try {
       await collect(client.sandboxes.logs("sb-1"), 1);
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
       expect(closed).toBe(true);
     } finally {
       await client.close();
@@ -178,7 +151,7 @@ describe("follow mode after a stream ends with 200", () => {
     let connection = 0;
     let status = "RUNNING";
     const server = await startLoopback((req, res) => {
-      if (!req.path.endsWith("/logs")) return sendJson(res, 200, podBody({ status }));
+      if (!req.path.endsWith("/logs")) return sendJson(res, 200, podResponse({ status }));
       connection += 1;
       openSse(res);
       if (connection === 2) status = "EXITED"; // the container stops after its last line
@@ -198,7 +171,7 @@ describe("follow mode after a stream ends with 200", () => {
 
   it.each(["TERMINATED", "FAILED"])("ends a sandbox's stream once the sandbox is %s", async (state) => {
     const server = await startLoopback((req, res) => {
-      if (!req.path.endsWith("/logs")) return sendJson(res, 200, sandboxBody({ state }));
+      if (!req.path.endsWith("/logs")) return sendJson(res, 200, sandboxResponse({ state }));
       openSse(res);
       res.end(frame(1));
     });
@@ -220,7 +193,7 @@ describe("follow mode after a stream ends with 200", () => {
       if (!req.path.endsWith("/logs")) {
         if (gone) return problem(res, 404, "no such pod");
         gone = true; // deleted right after this read
-        return sendJson(res, 200, podBody({ status: "RUNNING" }));
+        return sendJson(res, 200, podResponse({ status: "RUNNING" }));
       }
       connection += 1;
       if (gone) return problem(res, 404, "no such pod");

@@ -1,6 +1,7 @@
 import { ComputeClient, PlacementError, createPodWithPlacement, rankCandidates, type PlacementCandidate } from "../../sdk";
 import type { DataCenter, GpuType } from "../../sdk";
-import { podBody, problem, sendJson, startLoopback, TEST_KEY } from "../helpers/loopback";
+import { problem, sendJson, startLoopback, TEST_KEY } from "../helpers/loopback";
+import { podResponse } from "../helpers/fixtures";
 
 /** A service whose answer to a create depends on the (data center, GPU) candidate sent. */
 async function scriptedService(script: Record<string, Array<number>>) {
@@ -10,7 +11,7 @@ async function scriptedService(script: Record<string, Array<number>>) {
     const body = JSON.parse(req.body);
     const key = `${body.gpu.id}@${body.dataCenterIds?.[0]}`;
     const status = script[key]?.shift() ?? 201;
-    if (status === 201) return sendJson(res, 201, podBody({ name: body.name, gpu: { id: body.gpu.id, count: 1, vcpuCount: 8, memory: 64 }, dataCenterId: body.dataCenterIds[0] }));
+    if (status === 201) return sendJson(res, 201, podResponse({ name: body.name, gpu: { id: body.gpu.id, count: 1, vcpuCount: 8, memory: 64 }, dataCenterId: body.dataCenterIds[0] }));
     problem(res, status, `answer ${status} for ${key}`, status === 422 ? { errors: ["gpu.id: unknown"] } : {}, status === 429 ? { "retry-after": "0" } : {});
   });
   const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {}, initialBackoffMs: 5, maxBackoffMs: 20 });

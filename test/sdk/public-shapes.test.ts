@@ -24,7 +24,7 @@ import {
   rankCandidates,
 } from "../../sdk";
 import { factsFromPod } from "../../provider/runtime/pod-model";
-import { podBody } from "../helpers/loopback";
+import { GPU, podResponse } from "../helpers/fixtures";
 import { UNKNOWN_MEMBER, at, bodiesOf, documentExamples, responseSchemaOf } from "./openapi-bodies";
 
 /** Each response schema of the document the SDK reads, with the SDK schema that reads it. */
@@ -113,16 +113,16 @@ describe("what the product derives from an answer in either shape", () => {
   const publicPod = documentExamples("Pod")[0].body;
 
   it("derives cmd/entrypoint from args and defaults gpu.count when the service leaves them out", () => {
-    const parsed = parseWire(Pod, { ...publicPod, args: '{"entrypoint":["bash","-c"],"cmd":["python serve.py"]}', gpu: { id: "NVIDIA GeForce RTX 4090" } });
+    const parsed = parseWire(Pod, { ...publicPod, args: '{"entrypoint":["bash","-c"],"cmd":["python serve.py"]}', gpu: { id: GPU.rtx4090 } });
     expect(parsed.ok && parsed.value).toMatchObject({
       entrypoint: ["bash", "-c"],
       cmd: ["python serve.py"],
-      gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 },
+      gpu: { id: GPU.rtx4090, count: 1 },
     });
   });
 
   it("records the same provider facts, with null for what the public shape does not report", () => {
-    const seed = parseWire(Pod, podBody());
+    const seed = parseWire(Pod, podResponse());
     const pub = parseWire(Pod, publicPod);
     if (!seed.ok || !pub.ok) throw new Error("both pods must read");
     const seedFacts = factsFromPod(seed.value);
@@ -135,7 +135,7 @@ describe("what the product derives from an answer in either shape", () => {
 
 describe("values the service may add later", () => {
   it("sets aside a pod with an unknown status instead of failing the whole list, and says why", () => {
-    const parsed = parseWire(ListPodsResponse, { pods: [podBody({ id: "a" }), podBody({ id: "b", status: "HIBERNATING" }), podBody({ id: "c" })] });
+    const parsed = parseWire(ListPodsResponse, { pods: [podResponse({ id: "a" }), podResponse({ id: "b", status: "HIBERNATING" }), podResponse({ id: "c" })] });
     if (!parsed.ok) throw new Error(parsed.violations.join("; "));
     expect(parsed.value.pods.map((p) => p.id)).toEqual(["a", "c"]);
     expect(parsed.value.setAside).toEqual([
@@ -144,13 +144,13 @@ describe("values the service may add later", () => {
   });
 
   it("names the missing field when a pod lacks something the product needs", () => {
-    const { id: _id, ...noId } = podBody();
+    const { id: _id, ...noId } = podResponse();
     const parsed = parseWire(Pod, noId);
     expect(parsed.ok ? [] : parsed.violations).toEqual(["id: is required"]);
   });
 
   it("drops an action it cannot invoke and reads an unknown cloud as absent", () => {
-    const parsed = parseWire(Pod, podBody({ actions: ["stop", "hibernate"], cloud: "EDGE" }));
+    const parsed = parseWire(Pod, podResponse({ actions: ["stop", "hibernate"], cloud: "EDGE" }));
     expect(parsed.ok && { actions: parsed.value.actions, cloud: parsed.value.cloud }).toEqual({ actions: ["stop"], cloud: undefined });
   });
 

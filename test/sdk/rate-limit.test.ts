@@ -1,4 +1,5 @@
 import { ComputeClient, RateLimiter, parseRateLimitHeaders } from "../../sdk";
+import { sleep } from "../helpers/fixtures";
 import { problem, sendJson, startLoopback, TEST_KEY } from "../helpers/loopback";
 
 describe("RateLimit / RateLimit-Policy parsing", () => {
@@ -29,7 +30,7 @@ describe("pacing", () => {
       granted = true;
       release();
     });
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     expect(granted).toBe(false);
     now = 2100; // the window has reset (plus the margin for the one-second resolution of t)
     await waiting;

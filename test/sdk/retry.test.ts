@@ -1,5 +1,6 @@
 import { BadRequestError, ComputeClient, backoff, parseRetryAfter, retryDelay, RateLimitError, ServerError } from "../../sdk";
-import { podBody, problem, sendJson, startLoopback, TEST_KEY, type Loopback } from "../helpers/loopback";
+import { problem, sendJson, startLoopback, TEST_KEY, type Loopback } from "../helpers/loopback";
+import { podResponse } from "../helpers/fixtures";
 
 function clientFor(server: Loopback, extra: Record<string, unknown> = {}) {
   return new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {}, initialBackoffMs: 20, maxBackoffMs: 100, ...extra });
@@ -58,7 +59,7 @@ describe("retries on the wire", () => {
       calls += 1;
       if (calls === 1) return problem(res, 502, "bad gateway");
       if (calls === 2) return raw.socket.destroy();
-      sendJson(res, 200, podBody());
+      sendJson(res, 200, podResponse());
     });
     const client = clientFor(server);
     try {
@@ -91,7 +92,7 @@ describe("duplicate-safe create", () => {
       res.setHeader("date", new Date().toUTCString());
       if (req.method === "POST" && req.path === "/v2/pods") {
         const body = JSON.parse(req.body);
-        const pod = podBody({ id: `pod-${pods.length + 1}`, name: body.name, createdAt: new Date().toISOString() });
+        const pod = podResponse({ id: `pod-${pods.length + 1}`, name: body.name, createdAt: new Date().toISOString() });
         pods.push(pod);
         if (pods.length === 1) return loseWith === "500" ? problem(res, 500, "upstream timeout") : raw.socket.destroy();
         return sendJson(res, 201, pod);
@@ -130,13 +131,13 @@ describe("duplicate-safe create", () => {
   });
 
   it("does not adopt an older pod that merely shares the name", async () => {
-    const old = podBody({ id: "pod-old", name: "same", createdAt: new Date(Date.now() - 3_600_000).toISOString() });
+    const old = podResponse({ id: "pod-old", name: "same", createdAt: new Date(Date.now() - 3_600_000).toISOString() });
     let posts = 0;
     const server = await startLoopback((req, res) => {
       res.setHeader("date", new Date().toUTCString());
       if (req.method === "POST") {
         posts += 1;
-        return posts === 1 ? problem(res, 503, "busy") : sendJson(res, 201, podBody({ id: "pod-new", name: "same" }));
+        return posts === 1 ? problem(res, 503, "busy") : sendJson(res, 201, podResponse({ id: "pod-new", name: "same" }));
       }
       sendJson(res, 200, { pods: [old] });
     });

@@ -1,5 +1,6 @@
 import { ComputeClient, NotFoundError } from "../../sdk";
-import { podBody, sendJson, startLoopback, TEST_KEY } from "../helpers/loopback";
+import { sendJson, startLoopback, TEST_KEY } from "../helpers/loopback";
+import { podResponse } from "../helpers/fixtures";
 
 describe("shared status polling", () => {
   it("answers many waiting pods with one list request per tick", async () => {
@@ -8,7 +9,7 @@ describe("shared status polling", () => {
       if (req.path === "/v2/pods") {
         listCalls += 1;
         const status = listCalls >= 3 ? "RUNNING" : "PROVISIONING";
-        return sendJson(res, 200, { pods: Array.from({ length: 10 }, (_, i) => podBody({ id: `pod-${i}`, status })) });
+        return sendJson(res, 200, { pods: Array.from({ length: 10 }, (_, i) => podResponse({ id: `pod-${i}`, status })) });
       }
       sendJson(res, 404, { title: "Not Found", status: 404, detail: "x" });
     });
