@@ -12,12 +12,10 @@
  * process, kept light) imports its types from here.
  */
 import type { Output } from "@pulumi/pulumi";
+import type { FieldSpec, ValueOf } from "./properties";
 
-/** A value's type, as a package schema spells it. */
-export type FieldSpec =
-  | { readonly type: "string" | "number" | "boolean"; readonly nullable?: boolean; readonly optional?: boolean }
-  | { readonly type: "array"; readonly items: FieldSpec; readonly nullable?: boolean; readonly optional?: boolean }
-  | { readonly type: "object"; readonly properties: Readonly<Record<string, FieldSpec>>; readonly nullable?: boolean; readonly optional?: boolean };
+// The vocabulary moved to properties.ts (shared with the input lists); re-exported for its importers.
+export type { FieldSpec, ValueOf } from "./properties";
 
 /** One output: its type, what it means, and whether Pulumi keeps it secret. */
 export type OutputSpec = FieldSpec & { readonly doc: string; readonly secret?: boolean };
@@ -94,27 +92,6 @@ export const SANDBOX_OUTPUTS = {
   idleExpiresAt: { type: "string", doc: "When the sandbox ends if it stays idle (ISO 8601)." },
   expiresAt: { type: "string", doc: "When the sandbox ends at the latest: its maximum lifetime (ISO 8601)." },
 } as const satisfies OutputList;
-
-/** The TypeScript type of a value described by `F`. */
-export type ValueOf<F> = F extends { nullable: true } ? BaseValueOf<F> | null : BaseValueOf<F>;
-
-type BaseValueOf<F> = F extends { type: "string" }
-  ? string
-  : F extends { type: "number" }
-    ? number
-    : F extends { type: "boolean" }
-      ? boolean
-      : F extends { type: "array"; items: infer I }
-        ? Array<ValueOf<I>>
-        : F extends { type: "object"; properties: infer P }
-          ? ObjectOf<P>
-          : never;
-
-type Flatten<T> = { [K in keyof T]: T[K] };
-type OptionalKeys<P> = { [K in keyof P]: P[K] extends { optional: true } ? K : never }[keyof P];
-type ObjectOf<P> = Flatten<
-  { -readonly [K in Exclude<keyof P, OptionalKeys<P>>]: ValueOf<P[K]> } & { -readonly [K in OptionalKeys<P>]?: ValueOf<P[K]> }
->;
 
 /** The values of a list's outputs, as the runtime records them in state. */
 export type OutputValues<L extends OutputList> = { -readonly [K in keyof L]: ValueOf<L[K]> };

@@ -196,6 +196,43 @@ export async function create(props: Props): Promise<{ id: string; outs: Props }>
   return { id: pod.id, outs: outputsOf(inputs, pod, facts) };
 }
 
+/**
+ * The inputs of a pod read by id alone (`pulumi import`, the `import` resource option): what a
+ * program declares to get this pod, in the shortest form, so that a program written from them
+ * (or with the defaults left out) previews no change. Values that are the service's defaults or
+ * that it injected are left out: `gpu.count` 1, `SECURE` cloud, no ports, the injected
+ * `PUBLIC_KEY` / `JUPYTER_PASSWORD` (their presence says `startSsh` / `startJupyter`) and the
+ * owner mark. Filters the pod does not record (`dataCenterIds`, CUDA constraints, a template's
+ * link) cannot be known and are left out.
+ */
+function importedInputs(pod: Pod): PodInputs {
+  const env: Record<string, string> = { ...pod.env };
+  const startSsh = env.PUBLIC_KEY !== undefined;
+  const startJupyter = env.JUPYTER_PASSWORD !== undefined;
+  delete env.PUBLIC_KEY;
+  delete env.JUPYTER_PASSWORD;
+  delete env[POD_OWNER_ENV];
+  const mounts: Record<string, unknown> = {};
+  if (pod.mounts.persistent) mounts.persistent = { size: pod.mounts.persistent.size, path: pod.mounts.persistent.path };
+  if (pod.mounts.network?.length) mounts.network = pod.mounts.network.map((m) => ({ volumeId: m.volumeId, path: m.path }));
+  if (pod.mounts.global?.length) mounts.global = pod.mounts.global.map((m) => ({ volumeId: m.volumeId, path: m.path }));
+  const inputs: Record<string, unknown> = { name: pod.name, image: pod.image, disk: pod.disk };
+  if (pod.args !== "") inputs.args = pod.args;
+  if (Object.keys(env).length > 0) inputs.env = env;
+  if (pod.ports.length > 0) inputs.ports = pod.ports;
+  if (pod.registry) inputs.registry = pod.registry;
+  if (pod.gpu) inputs.gpu = pod.gpu.count === 1 ? { id: pod.gpu.id } : { id: pod.gpu.id, count: pod.gpu.count };
+  if (pod.cpu) inputs.cpu = { id: pod.cpu.id, vcpuCount: pod.cpu.vcpuCount };
+  if (pod.cloud === "COMMUNITY") inputs.cloud = pod.cloud;
+  if (pod.globalNetworking.enabled) inputs.globalNetworking = true;
+  if (Object.keys(mounts).length > 0) inputs.mounts = mounts;
+  if (startSsh) inputs.startSsh = true;
+  if (startJupyter) inputs.startJupyter = true;
+  if (pod.locked) inputs.locked = true;
+  if (!ACTIVE.includes(pod.status)) inputs.desiredState = "STOPPED";
+  return plain(inputs) as unknown as PodInputs;
+}
+
 export async function read(id: string, props: Props): Promise<{ id: string; props?: Props; inputs?: Props }> {
   const olds = props as unknown as PodOutputs;
   let pod: Pod;
@@ -206,7 +243,8 @@ export async function read(id: string, props: Props): Promise<{ id: string; prop
     throw error;
   }
   if (pod.status === "TERMINATED") return { id: "" };
-  const inputs = refreshedInputs(olds, pod);
+  // Refresh knows the recorded outputs; an import (native plugin) knows only the id.
+  const inputs = olds.podId === undefined ? importedInputs(pod) : refreshedInputs(olds, pod);
   return { id, props: outputsOf(inputs, pod, olds), inputs: plain({ ...inputs }) as unknown as Props };
 }
 

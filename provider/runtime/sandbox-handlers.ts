@@ -7,6 +7,8 @@
 import {
   ComputeError,
   CreatedButUnreadableError,
+  DEFAULT_IDLE_TIMEOUT_SECONDS,
+  DEFAULT_MAX_LIFETIME_SECONDS,
   MIN_IDLE_TIMEOUT_SECONDS,
   NotFoundError,
   SANDBOX_OWNER_LABEL,
@@ -219,6 +221,29 @@ export async function create(props: Props): Promise<{ id: string; outs: Props }>
 
 const GONE = new Set(["TERMINATED", "FAILED"]);
 
+/**
+ * The inputs of a sandbox read by id alone (`pulumi import`, the `import` resource option), in
+ * the shortest form a program would declare, so that it previews no change: the service's
+ * defaults (idle timeout, lifetime, `ALLOW_ALL` egress, no ports) and the owner label are left
+ * out. The service does not return a sandbox's `env` or its `dataCenterIds` filter: a program
+ * that sets them sees a replacement.
+ */
+function importedInputs(sandbox: Sandbox): SandboxInputs {
+  const { vcpuCount, memoryInGb, containerDiskInGb } = sandbox.compute;
+  const inputs: Props = { name: sandbox.name, compute: { vcpuCount, memoryInGb, containerDiskInGb } };
+  if (sandbox.templateId) inputs.templateId = sandbox.templateId;
+  else inputs.image = sandbox.image;
+  if (sandbox.ports.length > 0) inputs.ports = sandbox.ports;
+  const { mode, allow } = sandbox.egressPolicy;
+  if (mode !== "ALLOW_ALL" || allow.length > 0) inputs.egressPolicy = allow.length > 0 ? { mode, allow } : { mode };
+  if (sandbox.idleTimeoutSeconds !== DEFAULT_IDLE_TIMEOUT_SECONDS) inputs.idleTimeoutSeconds = sandbox.idleTimeoutSeconds;
+  if (sandbox.maxLifetimeSeconds !== DEFAULT_MAX_LIFETIME_SECONDS) inputs.maxLifetimeSeconds = sandbox.maxLifetimeSeconds;
+  const labels: Record<string, string> = { ...sandbox.labels };
+  delete labels[SANDBOX_OWNER_LABEL];
+  if (Object.keys(labels).length > 0) inputs.labels = labels;
+  return inputs as unknown as SandboxInputs;
+}
+
 export async function read(id: string, props: Props): Promise<{ id: string; props?: Props; inputs?: Props }> {
   let sandbox: Sandbox;
   try {
@@ -230,6 +255,11 @@ export async function read(id: string, props: Props): Promise<{ id: string; prop
   if (GONE.has(sandbox.state)) {
     report("sandbox", String(props.name ?? id), `is ${sandbox.state}${sandbox.terminationReason ? ` (${sandbox.terminationReason})` : ""}: removed from the stack`);
     return { id: "" };
+  }
+  // Refresh knows the recorded outputs; an import (native plugin) knows only the id.
+  if (props.sandboxId === undefined) {
+    const imported = importedInputs(sandbox);
+    return { id, props: outputsOf(imported, sandbox), inputs: plain(imported) as unknown as Props };
   }
   const inputs = inputsOf(props);
   // An idle timeout changed behind the stack's back shows as drift; a clamp does not.

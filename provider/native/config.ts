@@ -1,0 +1,47 @@
+/**
+ * The plugin's own configuration: `compute:baseUrl`, `compute:apiKey` (secret), `compute:teamId`
+ * from the stack config or an explicit provider's inputs, each falling back to its COMPUTE_*
+ * environment variable at Configure. The fallback is applied by the SDK's client, never written
+ * into the provider's inputs: those become the provider resource's state, and an environment
+ * key must not land there (nor make every resource diff when CI rotates it).
+ */
+import { ENV } from "../../sdk";
+import type { CheckFailure } from "../runtime/check-failures";
+import type { Props } from "../runtime/props";
+import { isUnknown } from "../runtime/unknowns";
+
+export const CONFIG_KEYS = ["baseUrl", "apiKey", "teamId"] as const;
+type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+const DESCRIPTIONS: Record<ConfigKey, string> = {
+  baseUrl: `the Compute Service URL, without /v2 (or set ${ENV.baseUrl})`,
+  apiKey: `the API key; set it with --secret (or set ${ENV.apiKey})`,
+  teamId: `the team to act for (or set ${ENV.teamId})`,
+};
+
+/** CheckConfig's rule: each setting given is a string (or not known yet at preview). */
+export function configFailures(news: Props): CheckFailure[] {
+  return CONFIG_KEYS.filter((key) => news[key] !== undefined && news[key] !== null && !isUnknown(news[key]) && typeof news[key] !== "string").map((key) => ({
+    property: key,
+    reason: "must be a string",
+  }));
+}
+
+/** The settings that differ between two provider input bags (an unknown one counts as differing). */
+export function changedSettings(olds: Props, news: Props): ConfigKey[] {
+  return CONFIG_KEYS.filter((key) => isUnknown(news[key]) || (olds[key] ?? "") !== (news[key] ?? ""));
+}
+
+/**
+ * Configure's `variables` (`compute:config:<key>`, secrets decrypted) as the runtime reads its
+ * settings (`compute:<key>`), and the required settings that neither they nor the environment
+ * give.
+ */
+export function settingsFrom(variables: { get(key: string): string | undefined }, env: NodeJS.ProcessEnv = process.env) {
+  const value = (key: ConfigKey) => variables.get(`compute:config:${key}`);
+  const missing = (["baseUrl", "apiKey"] as const)
+    .filter((key) => !value(key)?.trim() && !env[ENV[key]]?.trim())
+    .map((key) => ({ name: `compute:${key}`, description: DESCRIPTIONS[key] }));
+  const reader = { get: (key: string) => (key.startsWith("compute:") ? value(key.slice("compute:".length) as ConfigKey) : undefined) };
+  return { reader, missing };
+}
