@@ -9,7 +9,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { ApiError } from "./http";
 import type { Family } from "./router";
-import type { Accounts } from "./resources/accounts";
+import type { Accounts } from "./accounts/store";
 
 export interface Principal {
   userId: string;

@@ -5,58 +5,33 @@
  *   await control.freezeClock();
  *   await control.advance(90_000);
  */
+import type { ControlState } from "./control/routes";
+import type {
+  AccountSettings,
+  CapacityAnswer,
+  CapacityState,
+  ClockChange,
+  ClockState,
+  CpuCapacity,
+  EventAnswer,
+  FailNextCounts,
+  FaultRule,
+  FaultSpec,
+  FixtureAnswer,
+  FailNextChange,
+  GpuCapacity,
+  LoggedRequest,
+  ResetAnswer,
+  ShapeAnswer,
+  TimingsChange,
+} from "./control/schemas";
+import type { AccountRecord } from "./accounts/store";
 import type { Timings } from "./options";
-import type { LoggedRequest } from "./request-log";
 import type { Shape } from "./shape";
 
-export type { LoggedRequest };
-
-export interface ClockState {
-  now: string;
-  frozen: boolean;
-}
-
-export interface FaultSpec {
-  method?: string;
-  /** Exact path or glob (`*` matches any characters, `/` included), e.g. `/v2/pods` or `/v2/pods/*`. */
-  path: string;
-  status?: number;
-  retryAfter?: number;
-  latencyMs?: number;
-  drop?: boolean;
-  times?: number;
-  probability?: number;
-  body?: unknown;
-  /** Execute the request first, then replace its response (or drop the connection). */
-  after?: boolean;
-}
-
-
-export interface GpuCapacity {
-  dataCenterId: string;
-  gpuTypeId: string;
-  cloud?: "SECURE" | "COMMUNITY";
-  available?: number;
-  machines?: Array<{ id?: string; cudaVersion: string | null; gpus: number; free?: number; ramPerGpu: number; vcpuPerGpu: number }>;
-  cudaVersion?: string | null;
-  ramPerGpu?: number;
-  vcpuPerGpu?: number;
-}
-
-export interface CpuCapacity {
-  dataCenterId: string;
-  cpuFlavorId: string;
-  available: number;
-}
-
-export interface AccountSettings {
-  balance?: number;
-  rateLimits?: { minute?: number; hour?: number; day?: number };
-  exempt?: boolean;
-  maxIdleTimeoutSeconds?: number;
-  maxLifetimeSeconds?: number;
-  sshKeys?: string[];
-}
+// Types only: the client carries none of the server's code. They come from the control plane's
+// schemas (control/schemas.ts), so a request the client can build is one the server accepts.
+export type { AccountSettings, ClockState, CpuCapacity, FaultSpec, GpuCapacity, LoggedRequest };
 
 export class EmulatorControlError extends Error {
   constructor(
@@ -89,15 +64,15 @@ export class EmulatorControl {
     return parsed as T;
   }
 
-  reset(): Promise<{ reset: true; fixture: string }> {
+  reset(): Promise<ResetAnswer> {
     return this.call("POST", "/reset");
   }
 
-  loadFixture(fixture: object): Promise<{ reset: true; fixture: string; apiKey: string }> {
+  loadFixture(fixture: object): Promise<FixtureAnswer> {
     return this.call("POST", "/fixture", fixture);
   }
 
-  state(): Promise<Record<string, unknown>> {
+  state(): Promise<ControlState> {
     return this.call("GET", "/state");
   }
 
@@ -105,7 +80,7 @@ export class EmulatorControl {
     return this.call("GET", "/clock");
   }
 
-  setClock(change: { freeze?: boolean; advanceMs?: number; set?: string }): Promise<ClockState> {
+  setClock(change: ClockChange): Promise<ClockState> {
     return this.call("POST", "/clock", change);
   }
 
@@ -125,33 +100,33 @@ export class EmulatorControl {
     return this.call("GET", "/timings");
   }
 
-  setTimings(timings: Partial<Timings>): Promise<Timings> {
+  setTimings(timings: TimingsChange): Promise<Timings> {
     return this.call("PUT", "/timings", timings);
   }
 
   /** The answer shape in force (`seed` or `public`). */
   async shape(): Promise<Shape> {
-    return (await this.call<{ shape: Shape }>("GET", "/shape")).shape;
+    return (await this.call<ShapeAnswer>("GET", "/shape")).shape;
   }
 
   /** Switches the answer shape for every later answer (open log streams keep theirs). */
   async setShape(shape: Shape): Promise<Shape> {
-    return (await this.call<{ shape: Shape }>("PUT", "/shape", { shape })).shape;
+    return (await this.call<ShapeAnswer>("PUT", "/shape", { shape })).shape;
   }
 
-  capacity(): Promise<{ machines: unknown[]; cpuPools: unknown[] }> {
+  capacity(): Promise<CapacityState> {
     return this.call("GET", "/capacity");
   }
 
-  setCapacity(capacity: GpuCapacity | CpuCapacity): Promise<unknown> {
+  setCapacity(capacity: GpuCapacity | CpuCapacity): Promise<CapacityAnswer> {
     return this.call("PUT", "/capacity", capacity);
   }
 
-  addFault(fault: FaultSpec): Promise<{ id: string }> {
+  addFault(fault: FaultSpec): Promise<FaultRule> {
     return this.call("POST", "/faults", fault);
   }
 
-  clearFaults(): Promise<unknown> {
+  clearFaults(): Promise<{ faults: [] }> {
     return this.call("DELETE", "/faults");
   }
 
@@ -159,39 +134,39 @@ export class EmulatorControl {
     return (await this.call<{ requests: LoggedRequest[] }>("GET", "/requests")).requests;
   }
 
-  clearRequests(): Promise<unknown> {
+  clearRequests(): Promise<{ requests: [] }> {
     return this.call("DELETE", "/requests");
   }
 
-  account(accountId: string): Promise<Record<string, unknown>> {
+  account(accountId: string): Promise<AccountRecord> {
     return this.call("GET", `/accounts/${encodeURIComponent(accountId)}`);
   }
 
-  updateAccount(accountId: string, settings: AccountSettings): Promise<Record<string, unknown>> {
+  updateAccount(accountId: string, settings: AccountSettings): Promise<AccountRecord> {
     return this.call("PUT", `/accounts/${encodeURIComponent(accountId)}`, settings);
   }
 
-  podExit(podId: string): Promise<unknown> {
+  podExit(podId: string): Promise<EventAnswer> {
     return this.call("POST", `/pods/${encodeURIComponent(podId)}/exit`);
   }
 
-  podError(podId: string, message?: string): Promise<unknown> {
+  podError(podId: string, message?: string): Promise<EventAnswer> {
     return this.call("POST", `/pods/${encodeURIComponent(podId)}/error`, message ? { message } : undefined);
   }
 
-  podFailStart(podId: string): Promise<unknown> {
+  podFailStart(podId: string): Promise<EventAnswer> {
     return this.call("POST", `/pods/${encodeURIComponent(podId)}/fail-start`);
   }
 
-  sandboxExit(sandboxId: string): Promise<unknown> {
+  sandboxExit(sandboxId: string): Promise<EventAnswer> {
     return this.call("POST", `/sandboxes/${encodeURIComponent(sandboxId)}/exit`);
   }
 
-  sandboxFailStart(sandboxId: string): Promise<unknown> {
+  sandboxFailStart(sandboxId: string): Promise<EventAnswer> {
     return this.call("POST", `/sandboxes/${encodeURIComponent(sandboxId)}/fail-start`);
   }
 
-  failNext(kind: "pod" | "sandbox", count = 1): Promise<{ pod: number; sandbox: number }> {
+  failNext(kind: FailNextChange["kind"], count = 1): Promise<FailNextCounts> {
     return this.call("POST", "/fail-next", { kind, count });
   }
 }

@@ -1,27 +1,37 @@
 /**
- * The emulated service: every resource module, the clock, the store and the cross-cutting state
- * (rate limits, faults, request log). Owns reset, save and restore; knows nothing about HTTP.
+ * The emulated service: every resource family's store, the clock, the state file and the
+ * cross-cutting state (rate limits, faults, request log). Owns reset, save and restore, and puts
+ * the families' routes (and the control plane's) into the routers the gateway serves.
  */
+import { accountRoutes } from "./accounts/routes";
+import { Accounts } from "./accounts/store";
+import { catalogRoutes } from "./catalog/routes";
+import { Catalog } from "./catalog/store";
 import { Clock, type ClockState } from "./clock";
+import { controlRoutes } from "./control/routes";
 import { Faults } from "./faults";
 import { parseFixture, type Fixture } from "./fixture";
+import { hubRoutes } from "./hub/routes";
+import { Hub } from "./hub/store";
 import { LogStreams } from "./logs/stream";
 import type { ResourceModule, World } from "./module";
 import type { Timings } from "./options";
+import { Capacity } from "./placement/capacity";
+import { podRoutes } from "./pods/routes";
+import { Pods } from "./pods/store";
 import { RateLimiter } from "./rate-limit";
 import { RequestLog } from "./request-log";
-import { Accounts } from "./resources/accounts";
-import { Catalog } from "./resources/catalog";
-import { Hub } from "./resources/hub";
-import { Logs } from "./resources/logs";
-import { Pods } from "./resources/pods";
-import { Sandboxes } from "./resources/sandboxes";
-import { Serverless } from "./resources/serverless";
-import { Templates } from "./resources/templates";
-import { Volumes } from "./resources/volumes";
-import { Router, type Route } from "./router";
+import { Router, type ControlRoute, type Route } from "./router";
+import { sandboxRoutes } from "./sandboxes/routes";
+import { Sandboxes } from "./sandboxes/store";
+import { serverlessRoutes } from "./serverless/routes";
+import { Serverless } from "./serverless/store";
 import type { Shape } from "./shape";
-import { STATE_VERSION, Store } from "./store";
+import { STATE_VERSION, StateFile } from "./state-file";
+import { templateRoutes } from "./templates/routes";
+import { Templates } from "./templates/store";
+import { volumeRoutes } from "./volumes/routes";
+import { Volumes } from "./volumes/store";
 
 interface SavedState {
   version: number;
@@ -40,45 +50,52 @@ export class Emulator implements World {
   readonly timings: Timings;
   readonly accounts = new Accounts();
   readonly catalog = new Catalog();
+  readonly capacity = new Capacity(this.catalog);
   readonly templates = new Templates();
-  readonly volumes: Volumes = new Volumes(this);
+  readonly volumes = new Volumes();
   readonly pods: Pods = new Pods(this);
-  readonly sandboxes: Sandboxes = new Sandboxes(this);
-  readonly serverless: Serverless = new Serverless(this);
+  readonly sandboxes = new Sandboxes();
+  readonly serverless = new Serverless();
   readonly hub = new Hub();
   readonly logStreams = new LogStreams(this.clock);
-  readonly logs: Logs = new Logs(this, this.logStreams);
   readonly rateLimiter = new RateLimiter();
   readonly faults = new Faults();
   readonly requestLog = new RequestLog();
-  readonly router: Router;
+  readonly router: Router<Route<unknown>>;
+  readonly controlRouter: Router<ControlRoute<unknown>>;
   fixture: Fixture;
   /** How answers are shaped (shape/); a run-time setting like the timings, not saved. */
   shape: Shape;
   private failNext = { pod: 0, sandbox: 0 };
-  private readonly store: Store;
+  private readonly stateFile: StateFile;
   private sweeper: NodeJS.Timeout | undefined;
 
   constructor(options: { fixture: Fixture; timings: Timings; dataDir?: string; shape?: Shape }) {
     this.fixture = options.fixture;
     this.shape = options.shape ?? "seed";
     this.timings = { ...options.timings };
-    this.store = new Store(options.dataDir);
-    this.router = new Router(this.routes());
+    this.stateFile = new StateFile(options.dataDir);
+    this.router = new Router([
+      ...accountRoutes(this),
+      ...catalogRoutes(this),
+      ...templateRoutes(this),
+      ...volumeRoutes(this),
+      ...podRoutes(this),
+      ...sandboxRoutes(this),
+      ...serverlessRoutes(this),
+      ...hubRoutes(this),
+    ]);
+    this.controlRouter = new Router(controlRoutes(this));
   }
 
-  /** Order matters: the catalog is reset before pods, which reserve capacity on it. */
+  /** Order matters: the catalog and its capacity are reset before pods, which reserve capacity. */
   private modules(): ResourceModule[] {
-    return [this.accounts, this.catalog, this.templates, this.volumes, this.pods, this.sandboxes, this.serverless, this.hub];
-  }
-
-  private routes(): Array<Route<unknown>> {
-    return [...this.modules().flatMap((m) => m.routes()), ...this.logs.routes()];
+    return [this.accounts, this.catalog, this.capacity, this.templates, this.volumes, this.pods, this.sandboxes, this.serverless, this.hub];
   }
 
   /** Restores the saved state when the data directory has one, else starts from the fixture. */
   start(): "restored" | "fresh" {
-    const saved = this.store.load() as SavedState | undefined;
+    const saved = this.stateFile.load() as SavedState | undefined;
     if (saved) {
       if (saved.version !== STATE_VERSION) {
         throw new Error(`State file version ${saved.version} is not supported (expected ${STATE_VERSION}); delete the data directory to start over`);
@@ -112,7 +129,9 @@ export class Emulator implements World {
     this.fixture = parseFixture(saved.fixture);
     this.clock.restore(saved.clock);
     this.failNext = saved.failNext;
-    for (const module of this.modules()) module.restore(saved.modules[module.name], this.fixture);
+    // State files written before capacity had a module of its own kept it in the catalog's slice.
+    const slices = { capacity: saved.modules.catalog, ...saved.modules };
+    for (const module of this.modules()) module.restore(slices[module.name as keyof typeof slices], this.fixture);
   }
 
   snapshot(): SavedState {
@@ -129,7 +148,7 @@ export class Emulator implements World {
   }
 
   persist(): void {
-    if (this.store.durable) this.store.save(this.snapshot());
+    if (this.stateFile.durable) this.stateFile.save(this.snapshot());
   }
 
   /** Writes down expiries and completed terminations that the clock has brought about. */

@@ -1,12 +1,15 @@
 /**
- * What a handler gives back, and the one way errors are shaped.
+ * What a handler gives back, the one way errors are shaped, and the one place a reply is written.
  *
- * Handlers return a `Reply` instead of writing to the socket, so the server can still replace
- * it afterwards (an `after` fault drops the connection of a request that did execute) and can
- * persist state before anything reaches the client. Errors are thrown as `ApiError` and become
- * `application/problem+json` bodies `{title, status, detail, errors?, code?}`.
+ * Handlers (API and control plane alike) return a `Reply` instead of writing to the socket, so
+ * the gateway can still replace it afterwards (an `after` fault drops the connection of a
+ * request that did execute) and can persist state before anything reaches the client. Errors
+ * are thrown as `ApiError`, whose status is explicit, and become `application/problem+json`
+ * bodies `{title, status, detail, errors?, code?}`. `send` is the only writer of responses; the
+ * one exception is the log stream (logs/stream.ts), which owns its socket once started.
  */
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import { httpDate } from "./time";
 
 export type Headers = Record<string, string>;
 
@@ -68,3 +71,23 @@ export const notFound = (what: string, id: string) => new ApiError(404, `No ${wh
 export const badRequest = (detail: string, errors?: string[]) => new ApiError(400, detail, { errors });
 export const conflict = (detail: string, code?: string) => new ApiError(409, detail, { code });
 export const unprocessable = (detail: string, errors?: string[]) => new ApiError(422, detail, { errors });
+
+/** Writes a reply: `headers` are the chain's (rate-limit) headers; `Date` is the emulator clock's. */
+export function send(res: ServerResponse, reply: Reply, headers: Headers, now: number): void {
+  const all: Headers = { ...headers, ...reply.headers };
+  if (reply.kind === "stream") {
+    reply.start(res.req, res, all);
+    return;
+  }
+  all.Date = httpDate(now);
+  if (reply.body === undefined) {
+    res.writeHead(reply.status, all);
+    res.end();
+    return;
+  }
+  const body = JSON.stringify(reply.body);
+  all["Content-Type"] = reply.contentType ?? "application/json";
+  all["Content-Length"] = String(Buffer.byteLength(body));
+  res.writeHead(reply.status, all);
+  res.end(body);
+}

@@ -9,7 +9,6 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ControlPlane } from "./control";
 import { Emulator } from "./emulator";
 import { loadFixture } from "./fixture";
 import { DEFAULT_ADMIN_TOKEN, resolveTimings, type EmulatorOptions } from "./options";
@@ -57,7 +56,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
   }
 
-  const gateway = new Gateway(emulator, new ControlPlane(emulator, adminToken));
+  const gateway = new Gateway(emulator, adminToken);
   const server = createServer({ keepAliveTimeout: 10000 }, gateway.listener);
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {

@@ -1,28 +1,30 @@
 /**
- * The shape every resource module has: its own state, reset from the fixture, saved and restored
- * as one slice of the state file, and the routes it serves.
+ * The shape every resource family's store has (its own state, reset from the fixture, saved and
+ * restored as one slice of the state file), and the world the families see of each other.
  */
-import type { Fixture } from "./fixture";
-import type { Route } from "./router";
+import type { Accounts } from "./accounts/store";
+import type { Catalog } from "./catalog/store";
 import type { Clock } from "./clock";
+import type { Fixture } from "./fixture";
+import type { Hub } from "./hub/store";
+import type { LogStreams } from "./logs/stream";
 import type { Timings } from "./options";
+import type { Capacity } from "./placement/capacity";
+import type { Pods } from "./pods/store";
+import type { Sandboxes } from "./sandboxes/store";
+import type { Serverless } from "./serverless/store";
 import type { Shape } from "./shape";
-import type { Accounts } from "./resources/accounts";
-import type { Catalog } from "./resources/catalog";
-import type { Templates } from "./resources/templates";
-import type { Volumes } from "./resources/volumes";
-import type { Pods } from "./resources/pods";
-import type { Sandboxes } from "./resources/sandboxes";
+import type { Templates } from "./templates/store";
+import type { Volumes } from "./volumes/store";
 
 export interface ResourceModule {
   readonly name: string;
   reset(fixture: Fixture, now: number): void;
   snapshot(): unknown;
   restore(slice: unknown, fixture: Fixture): void;
-  routes(): Array<Route<unknown>>;
 }
 
-/** What modules may use of each other and of the emulator (passed at construction). */
+/** What families may use of each other and of the emulator (their routes and rules get it). */
 export interface World {
   readonly clock: Clock;
   readonly timings: Timings;
@@ -30,10 +32,14 @@ export interface World {
   readonly shape: Shape;
   readonly accounts: Accounts;
   readonly catalog: Catalog;
+  readonly capacity: Capacity;
   readonly templates: Templates;
   readonly volumes: Volumes;
   readonly pods: Pods;
   readonly sandboxes: Sandboxes;
+  readonly serverless: Serverless;
+  readonly hub: Hub;
+  readonly logStreams: LogStreams;
   /** Control plane's "fail the next pod/sandbox start" switches; consumed by create. */
   takeFailNext(kind: "pod" | "sandbox"): boolean;
   /** Writes the state file (when a data directory is set); for changes made outside a request. */

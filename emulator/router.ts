@@ -1,12 +1,14 @@
 /**
  * Routes: one declaration per operation, carrying everything the chain needs to check a request
- * before its handler runs (scope family, body schema for 422, extra 422 rules, 400 rules).
+ * before its handler runs (scope family, body schema for 422, extra 422 rules, 400 rules). The
+ * API (`Route`) and the control plane (`ControlRoute`) are declared the same way and matched by
+ * the same `Router`; the gateway (server.ts) runs each through its chain.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { z } from "zod";
+import type { AccountRecord } from "./accounts/store";
 import type { Principal } from "./auth";
 import type { Reply } from "./http";
-import type { AccountRecord } from "./resources/accounts";
 
 /** Resource families a key's scopes grant (`pods`, `pods:read`, ... or `*`). */
 export const FAMILIES = [
@@ -36,14 +38,20 @@ export interface Operation<B = unknown> {
   now: number;
 }
 
-export interface Route<B = unknown> {
+/** What every route declares, whichever plane serves it. */
+export interface BaseRoute<B = unknown> {
   method: Method;
   /** `/v2/pods/:id`; a `:name` segment matches one path segment. */
   path: string;
-  family: Family;
   /** Request schema; violations are 422 (or `invalidStatus`) with every violation listed. */
   body?: z.ZodType<B>;
   invalidStatus?: 400 | 422;
+  /** The problem's `detail` when the body is invalid (default: by status). */
+  invalidDetail?: string;
+}
+
+export interface Route<B = unknown> extends BaseRoute<B> {
+  family: Family;
   /** More 422 rules that need account or catalog data; gets the raw body so they run even when the schema fails. */
   violations?(raw: unknown, op: Operation<unknown>): string[];
   /** Cross-field rules (400), on a body that passed validation. */
@@ -56,23 +64,46 @@ export function route<B>(definition: Route<B>): Route<unknown> {
   return definition as unknown as Route<unknown>;
 }
 
-interface Compiled {
-  route: Route<unknown>;
+/** The declarer of one scope family's routes: each declaration then names only its own parts. */
+export function familyRoute(family: Family) {
+  return <B>(definition: Omit<Route<B>, "family">): Route<unknown> => route({ ...definition, family });
+}
+
+/** What a control-plane handler sees: an admin request with a validated body. */
+export interface ControlOperation<B = unknown> {
+  params: Record<string, string>;
+  body: B;
+  /** Emulator-clock time when the operation started. */
+  now: number;
+}
+
+/** A `/_emulator/...` operation: admin token instead of credentials, scopes and rate limits. */
+export interface ControlRoute<B = unknown> extends BaseRoute<B> {
+  handle(op: ControlOperation<B>): Reply;
+}
+
+/** A control-plane body that does not fit its schema is a bad request (400), whatever the rule. */
+export function controlRoute<B>(definition: ControlRoute<B>): ControlRoute<unknown> {
+  return { invalidStatus: 400, invalidDetail: "Invalid control-plane request", ...definition } as unknown as ControlRoute<unknown>;
+}
+
+interface Compiled<R> {
+  route: R;
   pattern: RegExp;
   names: string[];
 }
 
-export type Match =
-  | { kind: "found"; route: Route<unknown>; params: Record<string, string> }
+export type Match<R = Route<unknown>> =
+  | { kind: "found"; route: R; params: Record<string, string> }
   | { kind: "method-not-allowed"; allowed: Method[] }
   | { kind: "not-found" }
   /** A path segment is not valid percent-encoding (`%ZZ`): no route can be told apart. */
   | { kind: "malformed"; detail: string };
 
-export class Router {
-  private readonly compiled: Compiled[] = [];
+export class Router<R extends BaseRoute<unknown> = Route<unknown>> {
+  private readonly compiled: Array<Compiled<R>> = [];
 
-  constructor(routes: Array<Route<unknown>>) {
+  constructor(routes: R[]) {
     for (const r of routes) {
       const names: string[] = [];
       const source = r.path
@@ -87,7 +118,7 @@ export class Router {
     }
   }
 
-  match(method: string, path: string): Match {
+  match(method: string, path: string): Match<R> {
     try {
       decodeURIComponent(path);
     } catch {

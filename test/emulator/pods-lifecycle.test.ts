@@ -1,5 +1,5 @@
 /** Pod lifecycle on the emulator clock, actions, PATCH, delete, cluster members, control-plane events. */
-import { boot, cpuPod, GPU, gpuPod, KEYS, runningPod, type Harness } from "./harness";
+import { boot, cpuPod, GPU, gpuPod, KEYS, runningPod, sleep, type Harness } from "./harness";
 
 let h: Harness;
 beforeAll(async () => {
@@ -15,7 +15,7 @@ const sshPod = () => gpuPod({ ports: ["22/tcp", "8888/http"], startSsh: true });
 describe("status follows the emulator clock", () => {
   test("PROVISIONING → STARTING → RUNNING, and a frozen clock holds the stage", async () => {
     const pod = (await h.post("/v2/pods", sshPod())).body;
-    await new Promise((r) => setTimeout(r, 300)); // real time passes, emulator time does not
+    await sleep(300); // real time passes, emulator time does not
     expect((await get(pod.id)).status).toBe("PROVISIONING");
     await h.control.advance(100);
     const starting = await get(pod.id);

@@ -1,13 +1,12 @@
 /**
- * The Hub: read-only repositories from the fixture, served as the contract decisions describe
- * (`GET /v2/hub/repos` with search, filters, ordering and paging; get by id or owner/name).
- * There is deliberately no `type` parameter: the CLI filters by type after the page arrives.
+ * The Hub: read-only repositories from the fixture (already in their wire shape, checked against
+ * the contract's `HubRepo` at load), searched, filtered, ordered and paged as the contract
+ * decisions describe. There is deliberately no `type` filter: the CLI filters after the page arrives.
  */
-import { HubListQuery, parseWire } from "../../contract";
+import type { HubListQuery } from "../../contract";
 import type { Fixture, HubRepoFixture } from "../fixture";
-import { json, notFound, unprocessable } from "../http";
+import { notFound } from "../http";
 import type { ResourceModule } from "../module";
-import { route, type Route } from "../router";
 
 type OrderBy = NonNullable<HubListQuery["orderBy"]>;
 
@@ -64,39 +63,16 @@ export class Hub implements ResourceModule {
     return matches.slice(offset, offset + (query.limit ?? 10));
   }
 
-  routes(): Array<Route<unknown>> {
-    return [
-      route({
-        method: "GET",
-        path: "/v2/hub/repos",
-        family: "hub",
-        handle: (op) => {
-          const parsed = parseWire(HubListQuery, Object.fromEntries(op.query));
-          if (!parsed.ok) throw unprocessable("The query string is not valid", parsed.violations);
-          return json(200, { repos: this.list(parsed.value) });
-        },
-      }),
-      route({
-        method: "GET",
-        path: "/v2/hub/repos/:id",
-        family: "hub",
-        handle: (op) => {
-          const repo = this.repos.find((r) => r.id === op.params.id);
-          if (!repo) throw notFound("Hub repository", op.params.id);
-          return json(200, repo);
-        },
-      }),
-      route({
-        method: "GET",
-        path: "/v2/hub/repos/:owner/:name",
-        family: "hub",
-        handle: (op) => {
-          const { owner, name } = op.params;
-          const repo = this.repos.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === name.toLowerCase());
-          if (!repo) throw notFound("Hub repository", `${owner}/${name}`);
-          return json(200, repo);
-        },
-      }),
-    ];
+  byId(id: string): HubRepoFixture {
+    const repo = this.repos.find((r) => r.id === id);
+    if (!repo) throw notFound("Hub repository", id);
+    return repo;
+  }
+
+  /** Owner and name match without regard to case. */
+  byName(owner: string, name: string): HubRepoFixture {
+    const repo = this.repos.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === name.toLowerCase());
+    if (!repo) throw notFound("Hub repository", `${owner}/${name}`);
+    return repo;
   }
 }

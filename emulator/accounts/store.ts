@@ -4,12 +4,9 @@
  * Balances, quotas and limits live on the account the request acts for; rate-limit counters are
  * kept per user (see rate-limit.ts). Registered SSH keys feed `startSsh` (PUBLIC_KEY injection).
  */
-import { z } from "zod";
-import { MIN_IDLE_TIMEOUT_SECONDS, MIN_MAX_LIFETIME_SECONDS, UpdateSshKeysRequest } from "../../contract";
+import type { AccountPatch } from "../control/schemas";
 import type { Fixture, RateLimits } from "../fixture";
-import { json } from "../http";
 import type { ResourceModule } from "../module";
-import { route, type Route } from "../router";
 import { parseMillis } from "../time";
 
 export interface AccountRecord {
@@ -47,21 +44,6 @@ interface SessionRecord {
   userId: string;
   expiresAt?: number;
 }
-
-/** authorized_keys-style entry, as the reference OpenAPI states for PUT /v2/account/ssh-keys. */
-const SSH_KEY_LINE = /^(ssh|ecdsa|sk)-[^\s]+ [^\s]+([ \t][^\n\r]*)?$/;
-
-export const AccountPatch = z.strictObject({
-  balance: z.number().optional(),
-  rateLimits: z
-    .strictObject({ minute: z.int().min(0).optional(), hour: z.int().min(0).optional(), day: z.int().min(0).optional() })
-    .optional(),
-  exempt: z.boolean().optional(),
-  maxIdleTimeoutSeconds: z.int().min(MIN_IDLE_TIMEOUT_SECONDS).optional(),
-  maxLifetimeSeconds: z.int().min(MIN_MAX_LIFETIME_SECONDS).optional(),
-  sshKeys: z.array(z.string()).optional(),
-});
-export type AccountPatch = z.infer<typeof AccountPatch>;
 
 export class Accounts implements ResourceModule {
   readonly name = "accounts";
@@ -119,47 +101,18 @@ export class Accounts implements ResourceModule {
     return team?.kind === "team" && (team.ownerUserId === userId || team.memberUserIds.includes(userId));
   }
 
+  /** Replaces the account's registered SSH keys (not a merge: pods created afterwards get the new set). */
+  setSshKeys(account: AccountRecord, keys: string[]): void {
+    account.sshKeys = [...keys];
+  }
+
   /** Control plane: balance, quotas, exemption and sandbox limits of one account. */
-  update(id: string, patch: AccountPatch): AccountRecord | undefined {
-    const account = this.accounts.get(id);
-    if (!account) return undefined;
+  update(account: AccountRecord, patch: AccountPatch): void {
     if (patch.balance !== undefined) account.balance = patch.balance;
     if (patch.rateLimits) account.rateLimits = { ...account.rateLimits, ...patch.rateLimits };
     if (patch.exempt !== undefined) account.exempt = patch.exempt;
     if (patch.maxIdleTimeoutSeconds !== undefined) account.maxIdleTimeoutSeconds = patch.maxIdleTimeoutSeconds;
     if (patch.maxLifetimeSeconds !== undefined) account.maxLifetimeSeconds = patch.maxLifetimeSeconds;
-    if (patch.sshKeys !== undefined) account.sshKeys = [...patch.sshKeys];
-    return account;
-  }
-
-  routes(): Array<Route<unknown>> {
-    return [
-      route({
-        method: "GET",
-        path: "/v2/account/ssh-keys",
-        family: "account",
-        handle: (op) => json(200, { keys: op.account.sshKeys }),
-      }),
-      route({
-        method: "PUT",
-        path: "/v2/account/ssh-keys",
-        family: "account",
-        body: UpdateSshKeysRequest,
-        violations: (raw) => {
-          const keys = (raw as { keys?: unknown } | undefined)?.keys;
-          if (!Array.isArray(keys)) return [];
-          return keys.flatMap((k, i) =>
-            typeof k === "string" && k.length > 0 && !SSH_KEY_LINE.test(k)
-              ? [`keys[${i}]: must be an authorized_keys line "<type> <base64-key> [comment]"`]
-              : [],
-          );
-        },
-        // A complete replacement, not a merge: pods created afterwards get the new set.
-        handle: (op) => {
-          op.account.sshKeys = [...op.body.keys];
-          return json(200, { keys: op.account.sshKeys });
-        },
-      }),
-    ];
+    if (patch.sshKeys !== undefined) this.setSshKeys(account, patch.sshKeys);
   }
 }

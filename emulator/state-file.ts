@@ -11,7 +11,7 @@ import { join } from "node:path";
 
 export const STATE_VERSION = 1;
 
-export class Store {
+export class StateFile {
   private readonly file: string | undefined;
 
   constructor(private readonly dataDir: string | undefined) {

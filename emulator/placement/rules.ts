@@ -1,0 +1,43 @@
+/**
+ * The creation rules pods, sandboxes and serverless endpoints share, stated once: which template
+ * a create may use, which data centers it may go to, and whether the account can pay for it.
+ * Each family's rules.ts calls these in the order the contract gives for it.
+ */
+import { templateUseViolation, type TemplateUse } from "../../contract";
+import type { AccountRecord } from "../accounts/store";
+import type { Catalog } from "../catalog/store";
+import { ApiError, badRequest, unprocessable } from "../http";
+import type { TemplateRecord, Templates } from "../templates/store";
+
+/** Prices are kept to four decimals, as the catalog lists them. */
+export const round4 = (n: number) => Math.round(n * 10000) / 10000;
+
+/**
+ * The template a create names: own or public (404 otherwise, never 403: no one learns that
+ * another account's template exists), and of the kind this use takes (422 otherwise).
+ */
+export function usableTemplate(templates: Templates, accountId: string, templateId: string | undefined, use: TemplateUse): TemplateRecord | undefined {
+  if (templateId === undefined) return undefined;
+  const template = templates.resolve(accountId, templateId);
+  const wrong = templateUseViolation(template, use);
+  if (wrong) throw unprocessable("The request does not match the contract", [wrong]);
+  return template;
+}
+
+/** Preference order when given (unknown ids ignored unless none is known); else every data center. */
+export function candidateDataCenters(catalog: Catalog, requested: string[] | undefined): string[] {
+  if (!requested || requested.length === 0) return catalog.allDataCenters().map((d) => d.id);
+  const known = requested.filter((id) => catalog.dataCenter(id));
+  if (known.length === 0) throw badRequest(`None of the requested data centers exist: ${requested.join(", ")}`);
+  return known;
+}
+
+/** One hour of the new resource must be covered (v2: 402, "no candidate will succeed"). */
+export function checkBalance(account: AccountRecord, costPerHour: number, what: "pod" | "sandbox"): void {
+  if (account.balance < costPerHour) {
+    throw new ApiError(
+      402,
+      `Insufficient balance: this ${what} costs $${costPerHour.toFixed(2)}/hr and the account balance is $${account.balance.toFixed(2)}`,
+    );
+  }
+}

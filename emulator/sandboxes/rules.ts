@@ -1,0 +1,42 @@
+/**
+ * The sandbox rules that need the world's data: the template, the data center (the first
+ * candidate whose CPU pools have room; nothing is reserved), the price and the balance (402),
+ * and the account's maxima for idle timeouts and lifetimes.
+ */
+import { MIN_IDLE_TIMEOUT_SECONDS, type CreateSandboxRequest } from "../../contract";
+import type { AccountRecord } from "../accounts/store";
+import { badRequest, unprocessable } from "../http";
+import type { World } from "../module";
+import { candidateDataCenters, checkBalance, round4, usableTemplate } from "../placement/rules";
+import type { TemplateRecord } from "../templates/store";
+
+/** Per hour: vCPU × 0.03 + GB of memory × 0.004 + GB of disk × 0.0002. */
+export function sandboxCostPerHour(c: CreateSandboxRequest["compute"]): number {
+  return round4(c.vcpuCount * 0.03 + c.memoryInGb * 0.004 + c.containerDiskInGb * 0.0002);
+}
+
+/** POST /v2/sandboxes, in order: template (404/422), data centers (400), capacity (400), balance (402). */
+export function placeSandbox(world: World, account: AccountRecord, body: CreateSandboxRequest): { template?: TemplateRecord; dataCenterId: string; costPerHr: number } {
+  const template = usableTemplate(world.templates, account.id, body.templateId, "sandbox");
+  const candidates = candidateDataCenters(world.catalog, body.dataCenterIds);
+  const dataCenterId = candidates.find((id) => world.capacity.hasCpuRoom(id, body.compute.vcpuCount));
+  if (!dataCenterId) {
+    throw badRequest(`There is no capacity for a ${body.compute.vcpuCount}-vCPU sandbox in ${candidates.join(", ")} right now. Try another data center.`);
+  }
+  const costPerHr = sandboxCostPerHour(body.compute);
+  checkBalance(account, costPerHr, "sandbox");
+  return { template, dataCenterId, costPerHr };
+}
+
+/** Idle timeouts are clamped into [MIN_IDLE_TIMEOUT_SECONDS, the account maximum], not refused. */
+export function clampIdle(seconds: number, account: AccountRecord): number {
+  return Math.min(Math.max(seconds, MIN_IDLE_TIMEOUT_SECONDS), account.maxIdleTimeoutSeconds);
+}
+
+/** An extension must lengthen the lifetime and stay within the account maximum (422, both listed). */
+export function checkExtension(wanted: number, current: number, account: AccountRecord): void {
+  const violations: string[] = [];
+  if (wanted <= current) violations.push(`maxLifetimeSeconds: must be larger than the current ${current}`);
+  if (wanted > account.maxLifetimeSeconds) violations.push(`maxLifetimeSeconds: must be <= ${account.maxLifetimeSeconds} (the account maximum)`);
+  if (violations.length > 0) throw unprocessable("The new lifetime cannot be applied", violations);
+}

@@ -1,0 +1,87 @@
+/**
+ * Templates: the caller's own and the public catalog, as stored.
+ *
+ * `resolve` is the one lookup pod, sandbox and serverless creation use (through
+ * placement/rules.ts): an own or public template, 404 for an unknown id or another account's
+ * private template (never 403, so no one learns that it exists).
+ */
+import { storedArgs, type CreateTemplateRequest, type UpdateTemplateRequest } from "../../contract";
+import type { Fixture, TemplateFixture } from "../fixture";
+import { notFound } from "../http";
+import { randomId } from "../ids";
+import type { ResourceModule } from "../module";
+
+export type TemplateRecord = TemplateFixture;
+
+export class Templates implements ResourceModule {
+  readonly name = "templates";
+  private templates = new Map<string, TemplateRecord>();
+
+  reset(fixture: Fixture): void {
+    this.templates = new Map(fixture.templates.map((t) => [t.id, structuredClone(t)]));
+  }
+
+  snapshot(): TemplateRecord[] {
+    return [...this.templates.values()];
+  }
+
+  restore(slice: unknown): void {
+    this.templates = new Map((slice as TemplateRecord[]).map((t) => [t.id, t]));
+  }
+
+  all(): TemplateRecord[] {
+    return [...this.templates.values()];
+  }
+
+  /** An own or public template; 404 otherwise. */
+  resolve(accountId: string, id: string): TemplateRecord {
+    const template = this.templates.get(id);
+    if (!template || (template.accountId !== accountId && !template.public)) throw notFound("template", id);
+    return template;
+  }
+
+  /** An own template (the only ones a caller may change); 404 otherwise. */
+  own(accountId: string, id: string): TemplateRecord {
+    const template = this.templates.get(id);
+    if (!template || template.accountId !== accountId) throw notFound("template", id);
+    return template;
+  }
+
+  /** Created templates start SSH and Jupyter unless told not to, as console-made ones do. */
+  create(accountId: string, body: CreateTemplateRequest): TemplateRecord {
+    const template: TemplateRecord = {
+      id: randomId(10),
+      accountId,
+      name: body.name,
+      image: body.image,
+      args: storedArgs(body).args ?? "",
+      disk: body.disk ?? 20,
+      env: body.env ?? {},
+      ports: body.ports ?? [],
+      registry: body.registry ?? null,
+      mounts: body.mounts ?? {},
+      serverless: body.serverless ?? false,
+      public: body.public ?? false,
+      source: body.public ? "community" : undefined,
+      category: body.category ?? "NVIDIA",
+      startSsh: body.startSsh ?? true,
+      startJupyter: body.startJupyter ?? true,
+      allowedCudaVersions: body.allowedCudaVersions ?? [],
+    };
+    this.templates.set(template.id, template);
+    return template;
+  }
+
+  /** Later edits never reach pods created from the template (contract rule 5). */
+  update(template: TemplateRecord, body: UpdateTemplateRequest): void {
+    const { cmd: _cmd, entrypoint: _entrypoint, args: _args, ...rest } = body;
+    const args = storedArgs(body).args;
+    Object.assign(template, rest);
+    if (args !== undefined) template.args = args;
+    if (rest.public !== undefined) template.source = rest.public ? (template.source ?? "community") : undefined;
+  }
+
+  delete(template: TemplateRecord): void {
+    this.templates.delete(template.id);
+  }
+}

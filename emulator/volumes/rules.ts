@@ -1,0 +1,30 @@
+/** The volume rules that need the world's data: what a data center offers, and who mounts a volume. */
+import type { CreateNetworkVolumeRequest } from "../../contract";
+import { badRequest, conflict } from "../http";
+import type { World } from "../module";
+import type { NetworkVolumeRecord, VolumeTier } from "./store";
+
+/** The data center and tier a new volume gets: the data center must offer network volumes, of that tier. */
+export function volumePlacement(world: World, body: CreateNetworkVolumeRequest): { dataCenter: string; type: VolumeTier } {
+  const dc = world.catalog.dataCenter(body.dataCenter);
+  if (!dc) throw badRequest(`Unknown data center "${body.dataCenter}"`);
+  if (dc.networkVolumeTypes.length === 0) throw badRequest(`Data center ${dc.id} does not offer network volumes`);
+  const type = body.type ?? dc.networkVolumeTypes[0];
+  if (!dc.networkVolumeTypes.includes(type)) {
+    throw badRequest(`Data center ${dc.id} offers ${dc.networkVolumeTypes.join(", ")} volumes, not ${type}`);
+  }
+  return { dataCenter: dc.id, type };
+}
+
+/** A volume a live pod mounts cannot be deleted (409). */
+export function checkDeletable(world: World, volume: NetworkVolumeRecord, now: number): void {
+  const user = world.pods.podUsingVolume(volume.id, now);
+  if (user) throw conflict(`Network volume ${volume.id} is mounted by pod ${user}; terminate the pod first`);
+}
+
+/** Storage can grow, never shrink (400). */
+export function checkResize(volume: NetworkVolumeRecord, size: number | undefined): void {
+  if (size !== undefined && size < volume.size) {
+    throw badRequest(`size: network volume storage cannot be reduced (current ${volume.size} GB)`);
+  }
+}
