@@ -68,6 +68,12 @@ export function replyOf(error: ApiError): JsonReply {
 
 // The few errors every resource raises; their wording is part of what users read.
 export const notFound = (what: string, id: string) => new ApiError(404, `No ${what} with id "${id}" on this account`);
+
+/** What a lookup by id found, or the 404 naming what was looked for. */
+export function orNotFound<T>(found: T | undefined, what: string, id: string): T {
+  if (found === undefined) throw notFound(what, id);
+  return found;
+}
 export const badRequest = (detail: string, errors?: string[]) => new ApiError(400, detail, { errors });
 export const conflict = (detail: string, code?: string) => new ApiError(409, detail, { code });
 export const unprocessable = (detail: string, errors?: string[]) => new ApiError(422, detail, { errors });

@@ -9,6 +9,7 @@ import type { z } from "zod";
 import type { AccountRecord } from "./accounts/store";
 import type { Principal } from "./auth";
 import type { Reply } from "./http";
+import type { World } from "./module";
 
 /** Resource families a key's scopes grant (`pods`, `pods:read`, ... or `*`). */
 export const FAMILIES = [
@@ -67,6 +68,18 @@ export function route<B>(definition: Route<B>): Route<unknown> {
 /** The declarer of one scope family's routes: each declaration then names only its own parts. */
 export function familyRoute(family: Family) {
   return <B>(definition: Omit<Route<B>, "family">): Route<unknown> => route({ ...definition, family });
+}
+
+/**
+ * A family's route table, declared against the world its handlers use: `declare` gets the
+ * family's `route` (see `familyRoute`) and the world.
+ */
+export function familyRoutes(
+  family: Family,
+  declare: (route: ReturnType<typeof familyRoute>, world: World) => Array<Route<unknown>>,
+): (world: World) => Array<Route<unknown>> {
+  const route = familyRoute(family);
+  return (world) => declare(route, world);
 }
 
 /** What a control-plane handler sees: an admin request with a validated body. */

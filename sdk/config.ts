@@ -3,7 +3,8 @@
  * A missing key or base URL fails here, before any request, with a message naming both ways
  * to set it. The key itself never appears in a message.
  */
-import { ConfigurationError } from "./errors";
+import { bulleted, ConfigurationError } from "./errors";
+import type { RetrySettings } from "./retry";
 
 export interface ClientOptions {
   /** Service base URL without the `/v2` prefix. Default: `COMPUTE_BASE_URL`. */
@@ -29,16 +30,11 @@ export interface ClientOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export interface ResolvedConfig {
+export interface ResolvedConfig extends RetrySettings {
   baseUrl: string;
   apiKey: string;
   teamId?: string;
   timeoutMs: number;
-  maxRetries: number;
-  maxRateLimitRetries: number;
-  maxRetryAfterMs: number;
-  initialBackoffMs: number;
-  maxBackoffMs: number;
   userAgent: string;
 }
 
@@ -61,7 +57,7 @@ export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
   if (!baseUrl) problems.push(`baseUrl: is required (pass baseUrl or set ${ENV.baseUrl})`);
   else if (!/^https?:\/\/[^/]/.test(baseUrl)) problems.push("baseUrl: must be an http:// or https:// URL");
   if (!apiKey) problems.push(`apiKey: is required (pass apiKey or set ${ENV.apiKey})`);
-  if (problems.length > 0) throw new ConfigurationError(`Compute client configuration is incomplete:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  if (problems.length > 0) throw new ConfigurationError(`Compute client configuration is incomplete:\n${bulleted(problems)}`);
   return {
     baseUrl: baseUrl!.replace(/\/+$/, "").replace(/\/v2$/, ""),
     apiKey: apiKey!,
@@ -76,7 +72,8 @@ export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
   };
 }
 
-function packageVersion(): string {
+/** The package version, read at run time (dist/<folder>/ → ../../package.json). */
+export function packageVersion(): string {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return (require("../../package.json") as { version: string }).version;

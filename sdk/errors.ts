@@ -21,6 +21,19 @@ function brandsOf(ctor: unknown): string[] {
   return out;
 }
 
+/**
+ * `base` under a brand of its own: a subclass that adds nothing but its name is declared
+ * `class X extends branded(Base, "X") {}` (the brand is what `instanceof` checks).
+ */
+function branded<C extends new (...args: any[]) => ComputeError>(base: C, brand: string): C {
+  return class extends base {
+    static readonly brand: string = brand;
+  };
+}
+
+/** A list as the messages show one: a line per item, indented and dashed. */
+export const bulleted = (items: string[]) => items.map((item) => `  - ${item}`).join("\n");
+
 export interface RequestInfo {
   method: string;
   path: string;
@@ -42,9 +55,7 @@ export class ComputeError extends Error {
 }
 
 /** Missing or malformed client configuration, found before any request is sent. */
-export class ConfigurationError extends ComputeError {
-  static override readonly brand: string = "ConfigurationError";
-}
+export class ConfigurationError extends branded(ComputeError, "ConfigurationError") {}
 
 /** A request the SDK refused to send: every violation, each naming its field and rule. */
 export class ValidationError extends ComputeError {
@@ -53,7 +64,7 @@ export class ValidationError extends ComputeError {
     readonly what: string,
     readonly violations: string[],
   ) {
-    super(`${what} is invalid:\n${violations.map((v) => `  - ${v}`).join("\n")}`);
+    super(`${what} is invalid:\n${bulleted(violations)}`);
   }
 }
 
@@ -64,7 +75,7 @@ export class ResponseValidationError extends ComputeError {
     readonly request: RequestInfo,
     readonly violations: string[],
   ) {
-    super(`${request.method} ${request.path}: unexpected response shape:\n${violations.map((v) => `  - ${v}`).join("\n")}`);
+    super(`${request.method} ${request.path}: unexpected response shape:\n${bulleted(violations)}`);
   }
 }
 
@@ -85,7 +96,7 @@ export class CreatedButUnreadableError extends ResponseValidationError {
     if (options?.cause !== undefined) Object.defineProperty(this, "cause", { value: options.cause, enumerable: false, writable: true, configurable: true });
     this.message =
       `${request.method} ${request.path} created ${resourceId}, but neither the answer nor a read of ${resourceId} could be read:\n` +
-      violations.map((v) => `  - ${v}`).join("\n");
+      bulleted(violations);
   }
 }
 
@@ -110,7 +121,7 @@ export class ApiError extends ComputeError {
   readonly request: RequestInfo;
 
   constructor(fields: ApiErrorFields) {
-    const list = fields.errors?.length ? `\n${fields.errors.map((e) => `  - ${e}`).join("\n")}` : "";
+    const list = fields.errors?.length ? `\n${bulleted(fields.errors)}` : "";
     super(`${fields.request.method} ${fields.request.path} failed with ${fields.status} ${fields.title}: ${fields.detail}${list}`);
     this.status = fields.status;
     this.title = fields.title;
@@ -121,32 +132,16 @@ export class ApiError extends ComputeError {
   }
 }
 
-export class BadRequestError extends ApiError {
-  static override readonly brand: string = "BadRequestError";
-}
-export class AuthenticationError extends ApiError {
-  static override readonly brand: string = "AuthenticationError";
-}
-export class PaymentRequiredError extends ApiError {
-  static override readonly brand: string = "PaymentRequiredError";
-}
-export class PermissionDeniedError extends ApiError {
-  static override readonly brand: string = "PermissionDeniedError";
-}
-export class NotFoundError extends ApiError {
-  static override readonly brand: string = "NotFoundError";
-}
+export class BadRequestError extends branded(ApiError, "BadRequestError") {}
+export class AuthenticationError extends branded(ApiError, "AuthenticationError") {}
+export class PaymentRequiredError extends branded(ApiError, "PaymentRequiredError") {}
+export class PermissionDeniedError extends branded(ApiError, "PermissionDeniedError") {}
+export class NotFoundError extends branded(ApiError, "NotFoundError") {}
 /** 409; `code` carries the contract's machine-readable reason when the service sends one. */
-export class ConflictError extends ApiError {
-  static override readonly brand: string = "ConflictError";
-}
-export class PayloadTooLargeError extends ApiError {
-  static override readonly brand: string = "PayloadTooLargeError";
-}
+export class ConflictError extends branded(ApiError, "ConflictError") {}
+export class PayloadTooLargeError extends branded(ApiError, "PayloadTooLargeError") {}
 /** 422; `errors` lists every violation the service found. */
-export class UnprocessableEntityError extends ApiError {
-  static override readonly brand: string = "UnprocessableEntityError";
-}
+export class UnprocessableEntityError extends branded(ApiError, "UnprocessableEntityError") {}
 export class RateLimitError extends ApiError {
   static override readonly brand: string = "RateLimitError";
   /** Seconds the service asked to wait (`Retry-After`), when it said. */
@@ -156,9 +151,7 @@ export class RateLimitError extends ApiError {
     this.retryAfterSeconds = fields.retryAfterSeconds;
   }
 }
-export class ServerError extends ApiError {
-  static override readonly brand: string = "ServerError";
-}
+export class ServerError extends branded(ApiError, "ServerError") {}
 
 /** The connection failed or was dropped before a response arrived. */
 export class ConnectionError extends ComputeError {
@@ -173,9 +166,7 @@ export class ConnectionError extends ComputeError {
 }
 
 /** No response (or no complete body) within the configured timeout. */
-export class TimeoutError extends ConnectionError {
-  static override readonly brand: string = "TimeoutError";
-}
+export class TimeoutError extends branded(ConnectionError, "TimeoutError") {}
 
 type ApiErrorClass = new (fields: ApiErrorFields) => ApiError;
 

@@ -78,6 +78,35 @@ export function createdByAttemptIn<T extends { name: string; createdAt: string }
   return undefined;
 }
 
+/** What a duplicate-safe create needs besides its request: how to read one back and list them. */
+export interface CreateOnce<T> {
+  path: string;
+  body: unknown;
+  schema: z.ZodType<T>;
+  /** The name the list is searched by after a failed attempt. */
+  name: string;
+  signal?: AbortSignal;
+  get: (id: string) => Promise<T>;
+  page: () => Promise<{ items: T[]; setAside: SetAside[] }>;
+}
+
+/**
+ * A create, never sent twice: a 2xx whose body cannot be read is read back by the id it
+ * carries, and after a 5xx or a lost connection the list is searched for what the attempt
+ * made (`createdByAttemptIn`) before the create is sent again.
+ */
+export function createOnce<T extends { name: string; createdAt: string }>(http: HttpCore, create: CreateOnce<T>): Promise<T> {
+  return http.request({
+    method: "POST",
+    path: create.path,
+    body: create.body,
+    schema: create.schema,
+    signal: create.signal,
+    readBack: create.get,
+    recover: async (attemptStartedAt) => createdByAttemptIn(await create.page(), create.name, attemptStartedAt, { method: "GET", path: create.path }),
+  });
+}
+
 type Unreadable = { ok: false; error: ResponseValidationError; body: unknown };
 type Attempt<T> = { ok: true; value: T } | Unreadable;
 
@@ -125,6 +154,16 @@ export class HttpCore {
 
   async close(): Promise<void> {
     await this.dispatcher.close();
+  }
+
+  /** A GET whose answer wraps one list (`{ gpus: [...] }`): that list, under `key`. */
+  async getList<W, K extends keyof W>(
+    path: string,
+    schema: z.ZodType<W>,
+    key: K,
+    options: { query?: Record<string, QueryValue>; signal?: AbortSignal } = {},
+  ): Promise<W[K]> {
+    return (await this.request({ method: "GET", path, query: options.query, schema, signal: options.signal }))[key];
   }
 
   async request<T>(spec: RequestSpec<T>): Promise<T> {

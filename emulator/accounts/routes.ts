@@ -1,28 +1,23 @@
 /** `/v2/account/ssh-keys`: the keys `startSsh` injects as PUBLIC_KEY. */
 import { UpdateSshKeysRequest } from "../../contract";
 import { json } from "../http";
-import type { World } from "../module";
-import { familyRoute, type Route } from "../router";
+import { familyRoutes } from "../router";
 import { sshKeyViolations } from "./rules";
 
-const route = familyRoute("account");
-
-export function accountRoutes(world: World): Array<Route<unknown>> {
-  return [
-    route({
-      method: "GET",
-      path: "/v2/account/ssh-keys",
-      handle: (op) => json(200, { keys: op.account.sshKeys }),
-    }),
-    route({
-      method: "PUT",
-      path: "/v2/account/ssh-keys",
-      body: UpdateSshKeysRequest,
-      violations: sshKeyViolations,
-      handle: (op) => {
-        world.accounts.setSshKeys(op.account, op.body.keys);
-        return json(200, { keys: op.account.sshKeys });
-      },
-    }),
-  ];
-}
+export const accountRoutes = familyRoutes("account", (route, world) => [
+  route({
+    method: "GET",
+    path: "/v2/account/ssh-keys",
+    handle: (op) => json(200, { keys: op.account.sshKeys }),
+  }),
+  route({
+    method: "PUT",
+    path: "/v2/account/ssh-keys",
+    body: UpdateSshKeysRequest,
+    violations: sshKeyViolations,
+    handle: (op) => {
+      world.accounts.setSshKeys(op.account, op.body.keys);
+      return json(200, { keys: op.account.sshKeys });
+    },
+  }),
+]);

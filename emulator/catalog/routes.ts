@@ -1,9 +1,8 @@
 /** GET /v2/catalog/gpus, /cpus, /datacenters (and by id): query reading and the routes. */
 import { Cloud, DataCenterRegion, MAJOR_MINOR, VolumeType, cudaNumbers, isPowerOfTwo } from "../../contract";
 import { badRequest, json, notFound } from "../http";
-import type { World } from "../module";
 import { QueryReader } from "../query";
-import { familyRoute, type Route } from "../router";
+import { familyRoutes } from "../router";
 import { CatalogViews, type GpuAvailabilityQuery } from "./view";
 
 /** `include=AVAILABILITY` needs `product`, and the availability filters need `include` (400 either way). */
@@ -49,18 +48,15 @@ function cpuQuery(query: URLSearchParams): { vcpus: number } | undefined {
 
 const DATA_CENTER_INCLUDE = ["GPU_AVAILABILITY", "CPU_AVAILABILITY"] as const;
 
-const route = familyRoute("catalog");
-
-export function catalogRoutes(world: World): Array<Route<unknown>> {
-  const catalog = world.catalog;
-  const views = new CatalogViews(catalog, world.capacity);
+export const catalogRoutes = familyRoutes("catalog", (route, world) => {
+  const views = new CatalogViews(world.catalog, world.capacity);
   return [
     route({
       method: "GET",
       path: "/v2/catalog/gpus",
       handle: (op) => {
         const availability = gpuQuery(op.query);
-        const listed = catalog.allGpuTypes().filter((g) => views.listedGpu(g, availability));
+        const listed = world.catalog.allGpuTypes().filter((g) => views.listedGpu(g, availability));
         return json(200, { gpus: listed.map((g) => views.gpu(g, availability)) });
       },
     }),
@@ -69,7 +65,7 @@ export function catalogRoutes(world: World): Array<Route<unknown>> {
       path: "/v2/catalog/gpus/:id",
       handle: (op) => {
         const availability = gpuQuery(op.query);
-        const gpu = catalog.gpuType(op.params.id);
+        const gpu = world.catalog.gpuType(op.params.id);
         if (!gpu) throw notFound("GPU type", op.params.id);
         return json(200, views.gpu(gpu, availability));
       },
@@ -79,7 +75,7 @@ export function catalogRoutes(world: World): Array<Route<unknown>> {
       path: "/v2/catalog/cpus",
       handle: (op) => {
         const availability = cpuQuery(op.query);
-        return json(200, { cpus: catalog.allCpuFlavors().map((c) => views.cpu(c, availability)) });
+        return json(200, { cpus: world.catalog.allCpuFlavors().map((c) => views.cpu(c, availability)) });
       },
     }),
     route({
@@ -87,7 +83,7 @@ export function catalogRoutes(world: World): Array<Route<unknown>> {
       path: "/v2/catalog/cpus/:id",
       handle: (op) => {
         const availability = cpuQuery(op.query);
-        const flavor = catalog.cpuFlavor(op.params.id);
+        const flavor = world.catalog.cpuFlavor(op.params.id);
         if (!flavor) throw notFound("CPU flavor", op.params.id);
         return json(200, views.cpu(flavor, availability));
       },
@@ -104,7 +100,7 @@ export function catalogRoutes(world: World): Array<Route<unknown>> {
         const globalNetwork = q.boolean("globalNetwork");
         q.done();
         // Values within regions are OR-ed; volume types and compliance are AND-ed; families AND-ed.
-        const dataCenters = catalog.allDataCenters().filter(
+        const dataCenters = world.catalog.allDataCenters().filter(
           (dc) =>
             (regions.length === 0 || regions.includes(dc.region)) &&
             volumeTypes.every((t) => dc.networkVolumeTypes.includes(t)) &&
@@ -121,10 +117,10 @@ export function catalogRoutes(world: World): Array<Route<unknown>> {
         const q = new QueryReader(op.query);
         const include = q.enumList("include", DATA_CENTER_INCLUDE);
         q.done();
-        const dc = catalog.dataCenter(op.params.id);
+        const dc = world.catalog.dataCenter(op.params.id);
         if (!dc) throw notFound("data center", op.params.id);
         return json(200, views.dataCenter(dc, include));
       },
     }),
   ];
-}
+});

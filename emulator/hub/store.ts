@@ -5,7 +5,7 @@
  */
 import type { HubListQuery } from "../../contract";
 import type { Fixture, HubRepoFixture } from "../fixture";
-import { notFound } from "../http";
+import { orNotFound } from "../http";
 import type { ResourceModule } from "../module";
 
 type OrderBy = NonNullable<HubListQuery["orderBy"]>;
@@ -64,15 +64,12 @@ export class Hub implements ResourceModule {
   }
 
   byId(id: string): HubRepoFixture {
-    const repo = this.repos.find((r) => r.id === id);
-    if (!repo) throw notFound("Hub repository", id);
-    return repo;
+    return orNotFound(this.repos.find((r) => r.id === id), "Hub repository", id);
   }
 
   /** Owner and name match without regard to case. */
   byName(owner: string, name: string): HubRepoFixture {
-    const repo = this.repos.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === name.toLowerCase());
-    if (!repo) throw notFound("Hub repository", `${owner}/${name}`);
-    return repo;
+    const matches = (r: HubRepoFixture) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === name.toLowerCase();
+    return orNotFound(this.repos.find(matches), "Hub repository", `${owner}/${name}`);
   }
 }

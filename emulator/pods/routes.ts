@@ -8,80 +8,74 @@ import {
 } from "../../contract";
 import { json, noContent } from "../http";
 import { streamReply } from "../logs/route";
-import type { World } from "../module";
 import { QueryReader } from "../query";
-import { familyRoute, type Route } from "../router";
+import { familyRoutes } from "../router";
 import { profileOf } from "../shape";
 import { podLogSubject } from "./logs";
 import { checkUpdate, planCreate } from "./rules";
 import { podView } from "./view";
 
-const route = familyRoute("pods");
-
-export function podRoutes(world: World): Array<Route<unknown>> {
-  const pods = world.pods;
-  return [
-    route({
-      method: "GET",
-      path: "/v2/pods",
-      handle: (op) => {
-        const q = new QueryReader(op.query);
-        const includeCluster = q.boolean("includeClusterPods") ?? false;
-        q.done();
-        return json(200, { pods: pods.list(op.account.id, op.now, includeCluster).map((p) => podView(p, op.now)) });
-      },
-    }),
-    route({
-      method: "POST",
-      path: "/v2/pods",
-      body: CreatePodRequest,
-      crossField: (body) => createPodCrossFieldViolations(body),
-      handle: (op) => {
-        const plan = planCreate(world, op.account, op.body);
-        return json(201, podView(pods.create(op.account, op.body.name, plan, op.now), op.now));
-      },
-    }),
-    route({
-      method: "GET",
-      path: "/v2/pods/:id",
-      handle: (op) => json(200, podView(pods.find(op.account.id, op.params.id, op.now), op.now)),
-    }),
-    route({
-      method: "PATCH",
-      path: "/v2/pods/:id",
-      body: UpdatePodRequest,
-      crossField: (body) => updatePodCrossFieldViolations(body),
-      handle: (op) => {
-        const pod = pods.mutable(op.account.id, op.params.id, op.now);
-        const { template, mounts } = checkUpdate(world, op.account, pod, op.body, op.now);
-        pods.update(pod, op.body, template, mounts, op.now);
-        return json(200, podView(pod, op.now));
-      },
-    }),
-    route({
-      method: "POST",
-      path: "/v2/pods/:id/action",
-      body: PodActionRequest,
-      handle: (op) => {
-        const pod = pods.mutable(op.account.id, op.params.id, op.now);
-        pods.act(pod, op.body.action, op.now);
-        return op.body.action === "terminate" ? noContent() : json(200, podView(pod, op.now));
-      },
-    }),
-    route({
-      method: "DELETE",
-      path: "/v2/pods/:id",
-      handle: (op) => {
-        pods.remove(pods.mutable(op.account.id, op.params.id, op.now), op.now);
-        return noContent();
-      },
-    }),
-    route({
-      method: "GET",
-      path: "/v2/pods/:id/logs",
-      // The answer shape in force frames the stream (the public shape: whole-second ids, no 409).
-      handle: (op) =>
-        streamReply(world.logStreams, op, () => podLogSubject(pods.find(op.account.id, op.params.id, op.now)), profileOf(world.shape).podLogs),
-    }),
-  ];
-}
+export const podRoutes = familyRoutes("pods", (route, world) => [
+  route({
+    method: "GET",
+    path: "/v2/pods",
+    handle: (op) => {
+      const q = new QueryReader(op.query);
+      const includeCluster = q.boolean("includeClusterPods") ?? false;
+      q.done();
+      return json(200, { pods: world.pods.list(op.account.id, op.now, includeCluster).map((p) => podView(p, op.now)) });
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/v2/pods",
+    body: CreatePodRequest,
+    crossField: (body) => createPodCrossFieldViolations(body),
+    handle: (op) => {
+      const plan = planCreate(world, op.account, op.body);
+      return json(201, podView(world.pods.create(op.account, op.body.name, plan, op.now), op.now));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/v2/pods/:id",
+    handle: (op) => json(200, podView(world.pods.find(op.account.id, op.params.id, op.now), op.now)),
+  }),
+  route({
+    method: "PATCH",
+    path: "/v2/pods/:id",
+    body: UpdatePodRequest,
+    crossField: (body) => updatePodCrossFieldViolations(body),
+    handle: (op) => {
+      const pod = world.pods.mutable(op.account.id, op.params.id, op.now);
+      const { template, mounts } = checkUpdate(world, op.account, pod, op.body, op.now);
+      world.pods.update(pod, op.body, template, mounts, op.now);
+      return json(200, podView(pod, op.now));
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/v2/pods/:id/action",
+    body: PodActionRequest,
+    handle: (op) => {
+      const pod = world.pods.mutable(op.account.id, op.params.id, op.now);
+      world.pods.act(pod, op.body.action, op.now);
+      return op.body.action === "terminate" ? noContent() : json(200, podView(pod, op.now));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/v2/pods/:id",
+    handle: (op) => {
+      world.pods.remove(world.pods.mutable(op.account.id, op.params.id, op.now), op.now);
+      return noContent();
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/v2/pods/:id/logs",
+    // The answer shape in force frames the stream (the public shape: whole-second ids, no 409).
+    handle: (op) =>
+      streamReply(world.logStreams, op, () => podLogSubject(world.pods.find(op.account.id, op.params.id, op.now)), profileOf(world.shape).podLogs),
+  }),
+]);

@@ -14,9 +14,10 @@ import type { Fixture, PodFixture } from "../fixture";
 import { badRequest, conflict, notFound } from "../http";
 import { hash32, randomId } from "../ids";
 import { lastVisibleUs } from "../logs/timeline";
-import type { ResourceModule, World } from "../module";
+import type { World } from "../module";
 import type { Hold } from "../placement/capacity";
 import { round4 } from "../placement/rules";
+import { TableModule } from "../records";
 import type { TemplateRecord } from "../templates/store";
 import { podRunLogs } from "./logs";
 import { globalNetworkingRefusalOf, type CreatePlan } from "./rules";
@@ -162,25 +163,17 @@ function holdOf(pod: PodRecord): Hold | undefined {
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export class Pods implements ResourceModule {
+export class Pods extends TableModule<PodRecord> {
   readonly name = "pods";
-  private pods = new Map<string, PodRecord>();
 
-  constructor(private readonly world: World) {}
+  constructor(private readonly world: World) {
+    super("pod");
+  }
 
   // ---- state ---------------------------------------------------------------------------------
 
-  reset(fixture: Fixture, now: number): void {
-    this.pods = new Map();
-    for (const seed of fixture.pods) this.pods.set(seed.id, this.fromFixture(seed, now));
-  }
-
-  snapshot(): PodRecord[] {
-    return [...this.pods.values()];
-  }
-
-  restore(slice: unknown): void {
-    this.pods = new Map((slice as PodRecord[]).map((p) => [p.id, p]));
+  protected override seed(fixture: Fixture, now: number): PodRecord[] {
+    return fixture.pods.map((seed) => this.fromFixture(seed, now));
   }
 
   /** Fixture pods have been running (or stopped) for a while when the emulator starts. */
@@ -238,9 +231,9 @@ export class Pods implements ResourceModule {
   /** Purges pods whose termination completed; true when something changed. */
   sweep(now: number): boolean {
     let changed = false;
-    for (const [id, pod] of this.pods) {
+    for (const pod of this.records.all()) {
       if (podStatus(pod, now) === "GONE") {
-        this.pods.delete(id);
+        this.records.delete(pod);
         changed = true;
       }
     }
@@ -249,7 +242,7 @@ export class Pods implements ResourceModule {
 
   /** Id of a live pod of the account that mounts this network volume. */
   podUsingVolume(volumeId: string, now: number): string | undefined {
-    for (const pod of this.pods.values()) {
+    for (const pod of this.records.all()) {
       if (podStatus(pod, now) === "GONE" || pod.terminatedAt !== undefined) continue;
       if (pod.mounts.network?.some((m) => m.volumeId === volumeId)) return pod.id;
     }
@@ -258,7 +251,7 @@ export class Pods implements ResourceModule {
 
   /** A pod of this account that still exists (terminated ones read until termination completes). */
   find(accountId: string, id: string, now: number): PodRecord {
-    const pod = this.pods.get(id);
+    const pod = this.records.get(id);
     if (!pod || pod.accountId !== accountId || podStatus(pod, now) === "GONE") throw notFound("pod", id);
     settle(pod, now);
     return pod;
@@ -275,7 +268,7 @@ export class Pods implements ResourceModule {
 
   /** For the control plane, which acts across accounts. */
   any(id: string, now: number): PodRecord | undefined {
-    const pod = this.pods.get(id);
+    const pod = this.records.get(id);
     if (!pod || podStatus(pod, now) === "GONE") return undefined;
     settle(pod, now);
     return pod;
@@ -284,7 +277,7 @@ export class Pods implements ResourceModule {
   /** The account's pods that still exist, settled; cluster members only when asked for. */
   list(accountId: string, now: number, includeCluster: boolean): PodRecord[] {
     const out: PodRecord[] = [];
-    for (const pod of this.pods.values()) {
+    for (const pod of this.records.all()) {
       if (pod.accountId !== accountId || (pod.cluster && !includeCluster)) continue;
       if (podStatus(pod, now) === "GONE") continue;
       settle(pod, now);
@@ -295,7 +288,7 @@ export class Pods implements ResourceModule {
 
   /** Every pod that still exists, of every account (control plane state). */
   live(now: number): PodRecord[] {
-    return [...this.pods.values()].filter((p) => podStatus(p, now) !== "GONE");
+    return this.records.all().filter((p) => podStatus(p, now) !== "GONE");
   }
 
   // ---- capacity and runs -----------------------------------------------------------------------
@@ -374,7 +367,7 @@ export class Pods implements ResourceModule {
     };
     this.reserve(pod);
     this.startRun(pod, now, true, this.world.takeFailNext("pod"));
-    this.pods.set(pod.id, pod);
+    this.records.add(pod);
     return pod;
   }
 

@@ -10,9 +10,8 @@ import {
 } from "../../contract";
 import { json, noContent } from "../http";
 import { streamReply } from "../logs/route";
-import type { World } from "../module";
 import { QueryReader } from "../query";
-import { familyRoute, type Route } from "../router";
+import { familyRoutes } from "../router";
 import { profileOf } from "../shape";
 import { sandboxLogSubject } from "./logs";
 import { checkExtension, clampIdle, placeSandbox } from "./rules";
@@ -21,109 +20,104 @@ import { sandboxView } from "./view";
 /** The public document has no sandboxes: their stream is framed as the seed says, in every shape. */
 const SANDBOX_STREAM_STYLE = profileOf("seed").podLogs;
 
-const route = familyRoute("sandboxes");
-
-export function sandboxRoutes(world: World): Array<Route<unknown>> {
-  const sandboxes = world.sandboxes;
-  return [
-    route({
-      method: "GET",
-      path: "/v2/sandboxes",
-      handle: (op) => {
-        const q = new QueryReader(op.query);
-        const state = q.enumValue("state", SandboxState.options);
-        const labels: Array<[string, string]> = [];
-        for (const pair of q.repeated("labels")) {
-          const at = pair.indexOf("=");
-          if (at <= 0) q.fail("labels", `"${pair}" must be key=value`);
-          else labels.push([pair.slice(0, at), pair.slice(at + 1)]);
-        }
-        q.done();
-        const listed = sandboxes.list(op.account.id, op.now, state, labels);
-        return json(200, { sandboxes: listed.map((sb) => sandboxView(sandboxes, sb, op.now)) });
-      },
-    }),
-    route({
-      method: "POST",
-      path: "/v2/sandboxes",
-      body: CreateSandboxRequest,
-      // Rules that need the account (maximum lifetime) are 422 too, reported with the schema's.
-      violations: (raw, op) =>
-        typeof raw === "object" && raw !== null && !Array.isArray(raw)
-          ? createSandboxViolations(raw as CreateSandboxRequest, op.account.maxLifetimeSeconds)
-          : [],
-      handle: (op) => {
-        const { body, account, now } = op;
-        const { template, dataCenterId, costPerHr } = placeSandbox(world, account, body);
-        const sb = sandboxes.create({
-          accountId: account.id,
-          name: body.name,
-          templateId: template?.id ?? null,
-          image: body.image ?? template!.image,
-          env: { ...(template?.env ?? {}), ...(body.env ?? {}) },
-          dataCenterId,
-          compute: { ...body.compute, costPerHr },
-          ports: body.ports ?? template?.ports ?? [],
-          egressPolicy: { mode: body.egressPolicy?.mode ?? "ALLOW_ALL", allow: body.egressPolicy?.allow ?? [] },
-          idleTimeoutSeconds: clampIdle(body.idleTimeoutSeconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS, account),
-          maxLifetimeSeconds: body.maxLifetimeSeconds ?? Math.min(DEFAULT_MAX_LIFETIME_SECONDS, account.maxLifetimeSeconds),
-          labels: body.labels ?? {},
-          createdAt: now,
-          creatingMs: world.timings.sandboxCreatingMs,
-          logIntervalMs: world.timings.logIntervalMs,
-          failStart: world.takeFailNext("sandbox"),
-          lastActivityAt: now,
-          updatedAt: now,
-        });
-        return json(201, sandboxView(sandboxes, sb, now));
-      },
-    }),
-    route({
-      method: "GET",
-      path: "/v2/sandboxes/:id",
-      handle: (op) => json(200, sandboxView(sandboxes, sandboxes.find(op.account.id, op.params.id), op.now)),
-    }),
-    route({
-      method: "PATCH",
-      path: "/v2/sandboxes/:id",
-      body: UpdateSandboxRequest,
-      // decisions: anything but {idleTimeoutSeconds: integer} is a malformed request (400).
-      invalidStatus: 400,
-      handle: (op) => {
-        const sb = sandboxes.find(op.account.id, op.params.id);
-        sandboxes.setIdleTimeout(sb, clampIdle(op.body.idleTimeoutSeconds, op.account), op.now);
-        return json(200, sandboxView(sandboxes, sb, op.now));
-      },
-    }),
-    route({
-      method: "POST",
-      path: "/v2/sandboxes/:id/extend",
-      body: ExtendSandboxRequest,
-      handle: (op) => {
-        const sb = sandboxes.find(op.account.id, op.params.id);
-        const wanted = op.body.maxLifetimeSeconds;
-        sandboxes.extend(sb, wanted, op.now, (current) => checkExtension(wanted, current, op.account));
-        return json(200, sandboxView(sandboxes, sb, op.now));
-      },
-    }),
-    route({
-      method: "DELETE",
-      path: "/v2/sandboxes/:id",
-      handle: (op) => {
-        sandboxes.remove(sandboxes.find(op.account.id, op.params.id), op.now);
-        return noContent();
-      },
-    }),
-    route({
-      method: "GET",
-      path: "/v2/sandboxes/:id/logs",
-      handle: (op) =>
-        streamReply(
-          world.logStreams,
-          op,
-          () => sandboxLogSubject(sandboxes, sandboxes.find(op.account.id, op.params.id), () => world.clock.now(), () => world.persist()),
-          SANDBOX_STREAM_STYLE,
-        ),
-    }),
-  ];
-}
+export const sandboxRoutes = familyRoutes("sandboxes", (route, world) => [
+  route({
+    method: "GET",
+    path: "/v2/sandboxes",
+    handle: (op) => {
+      const q = new QueryReader(op.query);
+      const state = q.enumValue("state", SandboxState.options);
+      const labels: Array<[string, string]> = [];
+      for (const pair of q.repeated("labels")) {
+        const at = pair.indexOf("=");
+        if (at <= 0) q.fail("labels", `"${pair}" must be key=value`);
+        else labels.push([pair.slice(0, at), pair.slice(at + 1)]);
+      }
+      q.done();
+      const listed = world.sandboxes.list(op.account.id, op.now, state, labels);
+      return json(200, { sandboxes: listed.map((sb) => sandboxView(world.sandboxes, sb, op.now)) });
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/v2/sandboxes",
+    body: CreateSandboxRequest,
+    // Rules that need the account (maximum lifetime) are 422 too, reported with the schema's.
+    violations: (raw, op) =>
+      typeof raw === "object" && raw !== null && !Array.isArray(raw)
+        ? createSandboxViolations(raw as CreateSandboxRequest, op.account.maxLifetimeSeconds)
+        : [],
+    handle: (op) => {
+      const { body, account, now } = op;
+      const { template, dataCenterId, costPerHr } = placeSandbox(world, account, body);
+      const sb = world.sandboxes.create({
+        accountId: account.id,
+        name: body.name,
+        templateId: template?.id ?? null,
+        image: body.image ?? template!.image,
+        env: { ...(template?.env ?? {}), ...(body.env ?? {}) },
+        dataCenterId,
+        compute: { ...body.compute, costPerHr },
+        ports: body.ports ?? template?.ports ?? [],
+        egressPolicy: { mode: body.egressPolicy?.mode ?? "ALLOW_ALL", allow: body.egressPolicy?.allow ?? [] },
+        idleTimeoutSeconds: clampIdle(body.idleTimeoutSeconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS, account),
+        maxLifetimeSeconds: body.maxLifetimeSeconds ?? Math.min(DEFAULT_MAX_LIFETIME_SECONDS, account.maxLifetimeSeconds),
+        labels: body.labels ?? {},
+        createdAt: now,
+        creatingMs: world.timings.sandboxCreatingMs,
+        logIntervalMs: world.timings.logIntervalMs,
+        failStart: world.takeFailNext("sandbox"),
+        lastActivityAt: now,
+        updatedAt: now,
+      });
+      return json(201, sandboxView(world.sandboxes, sb, now));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/v2/sandboxes/:id",
+    handle: (op) => json(200, sandboxView(world.sandboxes, world.sandboxes.find(op.account.id, op.params.id), op.now)),
+  }),
+  route({
+    method: "PATCH",
+    path: "/v2/sandboxes/:id",
+    body: UpdateSandboxRequest,
+    // decisions: anything but {idleTimeoutSeconds: integer} is a malformed request (400).
+    invalidStatus: 400,
+    handle: (op) => {
+      const sb = world.sandboxes.find(op.account.id, op.params.id);
+      world.sandboxes.setIdleTimeout(sb, clampIdle(op.body.idleTimeoutSeconds, op.account), op.now);
+      return json(200, sandboxView(world.sandboxes, sb, op.now));
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/v2/sandboxes/:id/extend",
+    body: ExtendSandboxRequest,
+    handle: (op) => {
+      const sb = world.sandboxes.find(op.account.id, op.params.id);
+      const wanted = op.body.maxLifetimeSeconds;
+      world.sandboxes.extend(sb, wanted, op.now, (current) => checkExtension(wanted, current, op.account));
+      return json(200, sandboxView(world.sandboxes, sb, op.now));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/v2/sandboxes/:id",
+    handle: (op) => {
+      world.sandboxes.remove(world.sandboxes.find(op.account.id, op.params.id), op.now);
+      return noContent();
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/v2/sandboxes/:id/logs",
+    handle: (op) =>
+      streamReply(
+        world.logStreams,
+        op,
+        () => sandboxLogSubject(world.sandboxes, world.sandboxes.find(op.account.id, op.params.id), () => world.clock.now(), () => world.persist()),
+        SANDBOX_STREAM_STYLE,
+      ),
+  }),
+]);

@@ -10,11 +10,10 @@
  * depend on it: every read evaluates the deadlines against the emulator clock.
  */
 import type { SandboxState, TerminationReason } from "../../contract";
-import type { Fixture } from "../fixture";
-import { conflict, notFound, unprocessable } from "../http";
+import { conflict, unprocessable } from "../http";
 import { randomId } from "../ids";
 import { lastVisibleUs } from "../logs/timeline";
-import type { ResourceModule } from "../module";
+import { TableModule } from "../records";
 import { sandboxRunLog } from "./logs";
 
 export interface Final {
@@ -58,22 +57,13 @@ export interface Derived {
   final?: Final;
 }
 
-export class Sandboxes implements ResourceModule {
+export class Sandboxes extends TableModule<SandboxRecord> {
   readonly name = "sandboxes";
-  private sandboxes = new Map<string, SandboxRecord>();
   /** Open log streams per sandbox (not persisted: a restart closes every connection). */
   private readonly streams = new Map<string, number>();
 
-  reset(_fixture: Fixture): void {
-    this.sandboxes = new Map();
-  }
-
-  snapshot(): SandboxRecord[] {
-    return [...this.sandboxes.values()];
-  }
-
-  restore(slice: unknown): void {
-    this.sandboxes = new Map((slice as SandboxRecord[]).map((s) => [s.id, s]));
+  constructor() {
+    super("sandbox");
   }
 
   // ---- derived state ---------------------------------------------------------------------------
@@ -122,7 +112,7 @@ export class Sandboxes implements ResourceModule {
   /** Writes every derived expiry down; true when something changed. */
   sweep(now: number): boolean {
     let changed = false;
-    for (const sb of this.sandboxes.values()) {
+    for (const sb of this.records.all()) {
       if (!sb.final && this.settle(sb, now).final) changed = true;
     }
     return changed;
@@ -131,24 +121,17 @@ export class Sandboxes implements ResourceModule {
   // ---- lookups ---------------------------------------------------------------------------------
 
   find(accountId: string, id: string): SandboxRecord {
-    const sb = this.sandboxes.get(id);
-    if (!sb || sb.accountId !== accountId) throw notFound("sandbox", id);
-    return sb;
+    return this.records.owned(accountId, id);
   }
 
   /** For the control plane, which acts across accounts. */
   any(id: string): SandboxRecord | undefined {
-    return this.sandboxes.get(id);
-  }
-
-  /** Every sandbox of every account (control plane state). */
-  all(): SandboxRecord[] {
-    return [...this.sandboxes.values()];
+    return this.records.get(id);
   }
 
   /** The account's sandboxes; terminated ones only when asked for by state. Filters combine with AND, exact matches. */
   list(accountId: string, now: number, state: SandboxState | undefined, labels: Array<[string, string]>): SandboxRecord[] {
-    return [...this.sandboxes.values()].filter((sb) => {
+    return this.records.all().filter((sb) => {
       if (sb.accountId !== accountId) return false;
       const derived = this.derive(sb, now).state;
       if (state ? derived !== state : derived === "TERMINATED") return false;
@@ -160,8 +143,7 @@ export class Sandboxes implements ResourceModule {
 
   create(fields: Omit<SandboxRecord, "id">): SandboxRecord {
     const sb: SandboxRecord = { id: randomId(12, "sb-"), ...fields };
-    this.sandboxes.set(sb.id, sb);
-    return sb;
+    return this.records.add(sb);
   }
 
   /** Only a RUNNING sandbox takes a new idle timeout (422); idleExpiresAt follows from lastActivityAt, not from now. */

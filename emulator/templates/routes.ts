@@ -1,9 +1,8 @@
 /** `/v2/templates` (own, full CRUD) and `/v2/catalog/templates` (public, by source). */
 import { CreateTemplateRequest, UpdateTemplateRequest, storedArgs, type CommandFields } from "../../contract";
 import { json, noContent } from "../http";
-import type { World } from "../module";
 import { QueryReader } from "../query";
-import { familyRoute, type Route } from "../router";
+import { familyRoute, familyRoutes } from "../router";
 import { templateView } from "./view";
 
 const commandConflict = (body: CommandFields): string[] => {
@@ -11,68 +10,64 @@ const commandConflict = (body: CommandFields): string[] => {
   return conflict ? [conflict] : [];
 };
 
-const route = familyRoute("templates");
 const catalogRoute = familyRoute("catalog");
 
-export function templateRoutes(world: World): Array<Route<unknown>> {
-  const templates = world.templates;
-  return [
-    catalogRoute({
-      method: "GET",
-      path: "/v2/catalog/templates",
-      handle: (op) => {
-        const q = new QueryReader(op.query);
-        const source = q.enumValue("source", ["official", "verified", "community"] as const) ?? "official";
-        q.done();
-        const list = templates
+export const templateRoutes = familyRoutes("templates", (route, { templates }) => [
+  catalogRoute({
+    method: "GET",
+    path: "/v2/catalog/templates",
+    handle: (op) => {
+      const q = new QueryReader(op.query);
+      const source = q.enumValue("source", ["official", "verified", "community"] as const) ?? "official";
+      q.done();
+      const list = templates
+        .all()
+        .filter((t) => t.public && (t.source ?? "community") === source)
+        .slice(0, 100)
+        .map((t) => templateView(t, op.account.id));
+      return json(200, { templates: list });
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/v2/templates",
+    handle: (op) =>
+      json(200, {
+        templates: templates
           .all()
-          .filter((t) => t.public && (t.source ?? "community") === source)
-          .slice(0, 100)
-          .map((t) => templateView(t, op.account.id));
-        return json(200, { templates: list });
-      },
-    }),
-    route({
-      method: "GET",
-      path: "/v2/templates",
-      handle: (op) =>
-        json(200, {
-          templates: templates
-            .all()
-            .filter((t) => t.accountId === op.account.id)
-            .map((t) => templateView(t, op.account.id)),
-        }),
-    }),
-    route({
-      method: "GET",
-      path: "/v2/templates/:id",
-      handle: (op) => json(200, templateView(templates.resolve(op.account.id, op.params.id), op.account.id)),
-    }),
-    route({
-      method: "POST",
-      path: "/v2/templates",
-      body: CreateTemplateRequest,
-      crossField: (body) => commandConflict(body),
-      handle: (op) => json(201, templateView(templates.create(op.account.id, op.body), op.account.id)),
-    }),
-    route({
-      method: "PATCH",
-      path: "/v2/templates/:id",
-      body: UpdateTemplateRequest,
-      crossField: (body) => commandConflict(body),
-      handle: (op) => {
-        const template = templates.own(op.account.id, op.params.id);
-        templates.update(template, op.body);
-        return json(200, templateView(template, op.account.id));
-      },
-    }),
-    route({
-      method: "DELETE",
-      path: "/v2/templates/:id",
-      handle: (op) => {
-        templates.delete(templates.own(op.account.id, op.params.id));
-        return noContent();
-      },
-    }),
-  ];
-}
+          .filter((t) => t.accountId === op.account.id)
+          .map((t) => templateView(t, op.account.id)),
+      }),
+  }),
+  route({
+    method: "GET",
+    path: "/v2/templates/:id",
+    handle: (op) => json(200, templateView(templates.resolve(op.account.id, op.params.id), op.account.id)),
+  }),
+  route({
+    method: "POST",
+    path: "/v2/templates",
+    body: CreateTemplateRequest,
+    crossField: (body) => commandConflict(body),
+    handle: (op) => json(201, templateView(templates.create(op.account.id, op.body), op.account.id)),
+  }),
+  route({
+    method: "PATCH",
+    path: "/v2/templates/:id",
+    body: UpdateTemplateRequest,
+    crossField: (body) => commandConflict(body),
+    handle: (op) => {
+      const template = templates.own(op.account.id, op.params.id);
+      templates.update(template, op.body);
+      return json(200, templateView(template, op.account.id));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/v2/templates/:id",
+    handle: (op) => {
+      templates.delete(templates.own(op.account.id, op.params.id));
+      return noContent();
+    },
+  }),
+]);

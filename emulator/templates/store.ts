@@ -9,42 +9,31 @@ import { storedArgs, type CreateTemplateRequest, type UpdateTemplateRequest } fr
 import type { Fixture, TemplateFixture } from "../fixture";
 import { notFound } from "../http";
 import { randomId } from "../ids";
-import type { ResourceModule } from "../module";
+import { TableModule } from "../records";
 
 export type TemplateRecord = TemplateFixture;
 
-export class Templates implements ResourceModule {
+export class Templates extends TableModule<TemplateRecord> {
   readonly name = "templates";
-  private templates = new Map<string, TemplateRecord>();
 
-  reset(fixture: Fixture): void {
-    this.templates = new Map(fixture.templates.map((t) => [t.id, structuredClone(t)]));
+  constructor() {
+    super("template");
   }
 
-  snapshot(): TemplateRecord[] {
-    return [...this.templates.values()];
-  }
-
-  restore(slice: unknown): void {
-    this.templates = new Map((slice as TemplateRecord[]).map((t) => [t.id, t]));
-  }
-
-  all(): TemplateRecord[] {
-    return [...this.templates.values()];
+  protected override seed(fixture: Fixture): TemplateRecord[] {
+    return fixture.templates.map((t) => structuredClone(t));
   }
 
   /** An own or public template; 404 otherwise. */
   resolve(accountId: string, id: string): TemplateRecord {
-    const template = this.templates.get(id);
+    const template = this.records.get(id);
     if (!template || (template.accountId !== accountId && !template.public)) throw notFound("template", id);
     return template;
   }
 
   /** An own template (the only ones a caller may change); 404 otherwise. */
   own(accountId: string, id: string): TemplateRecord {
-    const template = this.templates.get(id);
-    if (!template || template.accountId !== accountId) throw notFound("template", id);
-    return template;
+    return this.records.owned(accountId, id);
   }
 
   /** Created templates start SSH and Jupyter unless told not to, as console-made ones do. */
@@ -68,8 +57,7 @@ export class Templates implements ResourceModule {
       startJupyter: body.startJupyter ?? true,
       allowedCudaVersions: body.allowedCudaVersions ?? [],
     };
-    this.templates.set(template.id, template);
-    return template;
+    return this.records.add(template);
   }
 
   /** Later edits never reach pods created from the template (contract rule 5). */
@@ -82,6 +70,6 @@ export class Templates implements ResourceModule {
   }
 
   delete(template: TemplateRecord): void {
-    this.templates.delete(template.id);
+    this.records.delete(template);
   }
 }

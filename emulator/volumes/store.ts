@@ -3,9 +3,9 @@
  * as stored. A network volume lives in one data center; a pod can mount it only there.
  */
 import type { Fixture } from "../fixture";
-import { notFound } from "../http";
 import { randomId } from "../ids";
 import type { ResourceModule } from "../module";
+import { RecordTable } from "../records";
 
 export type VolumeTier = "STANDARD" | "HIGH_PERFORMANCE";
 
@@ -32,56 +32,50 @@ interface VolumesSlice {
 
 export class Volumes implements ResourceModule {
   readonly name = "volumes";
-  private network = new Map<string, NetworkVolumeRecord>();
-  private global = new Map<string, GlobalVolumeRecord>();
+  private readonly network = new RecordTable<NetworkVolumeRecord>("network volume");
+  private readonly global = new RecordTable<GlobalVolumeRecord>("global volume");
 
   reset(fixture: Fixture): void {
-    this.network = new Map(fixture.networkVolumes.map((v) => [v.id, { ...v }]));
-    this.global = new Map(fixture.globalVolumes.map((v) => [v.id, structuredClone(v)]));
+    this.network.load(fixture.networkVolumes.map((v) => ({ ...v })));
+    this.global.load(fixture.globalVolumes.map((v) => structuredClone(v)));
   }
 
   snapshot(): VolumesSlice {
-    return { network: [...this.network.values()], global: [...this.global.values()] };
+    return { network: this.network.all(), global: this.global.all() };
   }
 
   restore(slice: unknown): void {
     const s = slice as VolumesSlice;
-    this.network = new Map(s.network.map((v) => [v.id, v]));
-    this.global = new Map(s.global.map((v) => [v.id, v]));
+    this.network.load(s.network);
+    this.global.load(s.global);
   }
 
   networkVolume(accountId: string, id: string): NetworkVolumeRecord | undefined {
-    const v = this.network.get(id);
-    return v && v.accountId === accountId ? v : undefined;
+    return this.network.ofAccount(accountId, id);
   }
 
   globalVolume(accountId: string, id: string): GlobalVolumeRecord | undefined {
-    const v = this.global.get(id);
-    return v && v.accountId === accountId ? v : undefined;
+    return this.global.ofAccount(accountId, id);
   }
 
   allNetwork(): NetworkVolumeRecord[] {
-    return [...this.network.values()];
+    return this.network.all();
   }
 
   allGlobal(): GlobalVolumeRecord[] {
-    return [...this.global.values()];
+    return this.global.all();
   }
 
   /** A network volume of the account; 404 otherwise. */
   own(accountId: string, id: string): NetworkVolumeRecord {
-    const v = this.networkVolume(accountId, id);
-    if (!v) throw notFound("network volume", id);
-    return v;
+    return this.network.owned(accountId, id);
   }
 
   create(fields: Omit<NetworkVolumeRecord, "id">): NetworkVolumeRecord {
-    const volume = { id: randomId(10), ...fields };
-    this.network.set(volume.id, volume);
-    return volume;
+    return this.network.add({ id: randomId(10), ...fields });
   }
 
   delete(volume: NetworkVolumeRecord): void {
-    this.network.delete(volume.id);
+    this.network.delete(volume);
   }
 }

@@ -6,41 +6,26 @@ export class Catalog {
   constructor(private readonly http: HttpCore) {}
 
   /** `GET /v2/catalog/datacenters`; `includeGpuAvailability` adds per-GPU stock per data center. */
-  async dataCenters(options: { regions?: string; includeGpuAvailability?: boolean; signal?: AbortSignal } = {}) {
-    const response = await this.http.request({
-      method: "GET",
-      path: "/v2/catalog/datacenters",
+  dataCenters(options: { regions?: string; includeGpuAvailability?: boolean; signal?: AbortSignal } = {}) {
+    return this.http.getList("/v2/catalog/datacenters", ListDataCentersResponse, "dataCenters", {
       query: { regions: options.regions, include: options.includeGpuAvailability ? "GPU_AVAILABILITY" : undefined },
-      schema: ListDataCentersResponse,
       signal: options.signal,
     });
-    return response.dataCenters;
   }
 
   /** `GET /v2/catalog/gpus`; `includeAvailability` adds pod stock and per-GPU CUDA versions. */
-  async gpuTypes(options: { includeAvailability?: boolean; signal?: AbortSignal } = {}) {
-    const response = await this.http.request({
-      method: "GET",
-      path: "/v2/catalog/gpus",
+  gpuTypes(options: { includeAvailability?: boolean; signal?: AbortSignal } = {}) {
+    return this.http.getList("/v2/catalog/gpus", ListGpuTypesResponse, "gpus", {
       query: options.includeAvailability ? { include: "AVAILABILITY", product: "POD" } : {},
-      schema: ListGpuTypesResponse,
       signal: options.signal,
     });
-    return response.gpus;
   }
 
-  async cpuFlavors(options: { signal?: AbortSignal } = {}) {
-    const response = await this.http.request({ method: "GET", path: "/v2/catalog/cpus", schema: ListCpuTypesResponse, signal: options.signal });
-    return response.cpus;
+  cpuFlavors(options: { signal?: AbortSignal } = {}) {
+    return this.http.getList("/v2/catalog/cpus", ListCpuTypesResponse, "cpus", options);
   }
 
-  async templates(options: { signal?: AbortSignal } = {}) {
-    const response = await this.http.request({
-      method: "GET",
-      path: "/v2/catalog/templates",
-      schema: ListTemplatesResponse,
-      signal: options.signal,
-    });
-    return response.templates;
+  templates(options: { signal?: AbortSignal } = {}) {
+    return this.http.getList("/v2/catalog/templates", ListTemplatesResponse, "templates", options);
   }
 }

@@ -5,15 +5,8 @@ import { HubRepo, ListHubReposResponse, type HubListQuery } from "../../contract
 export class Hub {
   constructor(private readonly http: HttpCore) {}
 
-  async list(query: HubListQuery = {}, options: { signal?: AbortSignal } = {}) {
-    const response = await this.http.request({
-      method: "GET",
-      path: "/v2/hub/repos",
-      query: { ...query },
-      schema: ListHubReposResponse,
-      signal: options.signal,
-    });
-    return response.repos;
+  list(query: HubListQuery = {}, options: { signal?: AbortSignal } = {}) {
+    return this.http.getList("/v2/hub/repos", ListHubReposResponse, "repos", { query: { ...query }, signal: options.signal });
   }
 
   search(text: string, query: Omit<HubListQuery, "query"> = {}, options: { signal?: AbortSignal } = {}) {

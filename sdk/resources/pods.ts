@@ -1,5 +1,5 @@
 /** Pods: create (duplicate-safe), read, list, update, actions, delete, logs. */
-import { createdByAttemptIn, type HttpCore } from "../http";
+import { createOnce, type HttpCore } from "../http";
 import { streamLogs, type LogStreamOptions } from "../logs";
 import { ListPodsResponse, Pod, createWithStoredArgs, type CreatePodRequest, type PodActionName, type SetAside, type UpdatePodRequest } from "../../contract";
 import { assertValid, createPodViolations, updatePodViolations } from "../validate";
@@ -16,17 +16,15 @@ export class Pods {
    */
   async create(request: CreatePodRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Pod> {
     if (options.validate !== false) assertValid("pod create request", request, createPodViolations(request));
-    return this.http.request({
-      method: "POST",
+    const { signal } = options;
+    return createOnce(this.http, {
       path: "/v2/pods",
       body: createWithStoredArgs(request),
       schema: Pod,
-      signal: options.signal,
-      readBack: (id) => this.get(id, { signal: options.signal }),
-      recover: async (attemptStartedAt) => {
-        const page = await this.page({ signal: options.signal });
-        return createdByAttemptIn(page, request.name, attemptStartedAt, { method: "GET", path: "/v2/pods" });
-      },
+      name: request.name,
+      signal,
+      get: (id) => this.get(id, { signal }),
+      page: () => this.page({ signal }),
     });
   }
 

@@ -1,5 +1,5 @@
 /** Sandboxes: create (duplicate-safe), get, list, idle timeout, extend, delete, logs. */
-import { createdByAttemptIn, type HttpCore } from "../http";
+import { createOnce, type HttpCore } from "../http";
 import { streamLogs, type LogStreamOptions } from "../logs";
 import { ListSandboxesResponse, Sandbox, type CreateSandboxRequest, type SandboxState, type SetAside } from "../../contract";
 import { assertValid, createSandboxRequestViolations } from "../validate";
@@ -16,17 +16,15 @@ export class Sandboxes {
 
   async create(request: CreateSandboxRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Sandbox> {
     if (options.validate !== false) assertValid("sandbox create request", request, createSandboxRequestViolations(request));
-    return this.http.request({
-      method: "POST",
+    const { signal } = options;
+    return createOnce(this.http, {
       path: "/v2/sandboxes",
       body: request,
       schema: Sandbox,
-      signal: options.signal,
-      readBack: (id) => this.get(id, { signal: options.signal }),
-      recover: async (attemptStartedAt) => {
-        const page = await this.page({ signal: options.signal });
-        return createdByAttemptIn(page, request.name, attemptStartedAt, { method: "GET", path: "/v2/sandboxes" });
-      },
+      name: request.name,
+      signal,
+      get: (id) => this.get(id, { signal }),
+      page: () => this.page({ signal }),
     });
   }
 

@@ -1,5 +1,5 @@
 /** Serverless endpoints (create and read; the Hub's deploy target). */
-import { createdByAttemptIn, type HttpCore } from "../http";
+import { createOnce, type HttpCore } from "../http";
 import { CreateEndpointRequest, Endpoint, ListEndpointsResponse, createEndpointViolations, parseWire } from "../../contract";
 import { assertValid } from "../validate";
 
@@ -9,25 +9,23 @@ export class Serverless {
   async create(request: CreateEndpointRequest, options: { signal?: AbortSignal } = {}) {
     const parsed = parseWire(CreateEndpointRequest, request);
     assertValid("serverless endpoint create request", request, [...(parsed.ok ? [] : parsed.violations), ...createEndpointViolations(request)]);
-    return this.http.request({
-      method: "POST",
+    return createOnce(this.http, {
       path: "/v2/serverless",
       body: request,
       schema: Endpoint,
+      name: request.name,
       signal: options.signal,
-      readBack: (id) => this.get(id, options),
-      recover: async (attemptStartedAt) => {
+      get: (id) => this.get(id, options),
+      page: async () => {
         const response = await this.http.request({ method: "GET", path: "/v2/serverless", schema: ListEndpointsResponse, signal: options.signal });
-        const page = { items: response.endpoints, setAside: response.setAside };
-        return createdByAttemptIn(page, request.name, attemptStartedAt, { method: "GET", path: "/v2/serverless" });
+        return { items: response.endpoints, setAside: response.setAside };
       },
     });
   }
 
   /** Every endpoint the SDK can read; one it cannot read does not hide the others. */
-  async list(options: { signal?: AbortSignal } = {}) {
-    const response = await this.http.request({ method: "GET", path: "/v2/serverless", schema: ListEndpointsResponse, signal: options.signal });
-    return response.endpoints;
+  list(options: { signal?: AbortSignal } = {}) {
+    return this.http.getList("/v2/serverless", ListEndpointsResponse, "endpoints", options);
   }
 
   get(id: string, options: { signal?: AbortSignal } = {}) {

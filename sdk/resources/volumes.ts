@@ -23,14 +23,8 @@ export class NetworkVolumes {
     return this.http.request({ method: "GET", path: `/v2/network-volumes/${encodeURIComponent(id)}`, schema: NetworkVolume, signal: options.signal });
   }
 
-  async list(options: { signal?: AbortSignal } = {}) {
-    const response = await this.http.request({
-      method: "GET",
-      path: "/v2/network-volumes",
-      schema: ListNetworkVolumesResponse,
-      signal: options.signal,
-    });
-    return response.networkVolumes;
+  list(options: { signal?: AbortSignal } = {}) {
+    return this.http.getList("/v2/network-volumes", ListNetworkVolumesResponse, "networkVolumes", options);
   }
 
   async delete(id: string, options: { signal?: AbortSignal } = {}) {

@@ -1,12 +1,7 @@
 /** Keys, scopes, expiry, console sessions with X-Team-Id, team keys, and account isolation. */
-import { boot, gpuPod, KEYS, sandboxBody, type Harness } from "./harness";
+import { freshFixture, gpuPod, KEYS, sandboxBody, useEmulator } from "./harness";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await boot({ freezeClock: true });
-});
-afterAll(() => h.close());
-beforeEach(() => h.control.reset());
+const h = useEmulator({ freezeClock: true }, freshFixture());
 
 const podIds = async (key: string, headers?: Record<string, string>) =>
   ((await h.get("/v2/pods?includeClusterPods=true", { key, headers })).body.pods as Array<{ id: string }>).map((p) => p.id);

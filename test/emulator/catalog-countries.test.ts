@@ -2,13 +2,9 @@
  * `countryCodes` on the GPU catalog (reference OpenAPI, CountryCodesFilter): availability, the
  * dataCenters array and the list itself narrowed to data centers in those countries.
  */
-import { boot, GPU, type Harness } from "./harness";
+import { GPU, useEmulator } from "./harness";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await boot({ freezeClock: true });
-});
-afterAll(() => h.close());
+const h = useEmulator({ freezeClock: true });
 
 const AVAILABILITY = "include=AVAILABILITY&product=POD";
 const ids = (list: Array<{ id: string }>) => list.map((x) => x.id);

@@ -1,12 +1,7 @@
 /** The order of checks: 413 → 401 → 403 → 429 → 422 → 400 → operation, plus the Date header. */
-import { boot, GPU, gpuPod, KEYS, type Harness } from "./harness";
+import { freshFixture, GPU, gpuPod, KEYS, useEmulator } from "./harness";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await boot({ freezeClock: "2030-01-01T00:00:00Z" });
-});
-afterAll(() => h.close());
-beforeEach(() => h.control.reset());
+const h = useEmulator({ freezeClock: "2030-01-01T00:00:00Z" }, freshFixture());
 
 const oversized = () => JSON.stringify(gpuPod({ env: { BLOB: "x".repeat(102400) } }));
 

@@ -1,16 +1,11 @@
 /** The /_emulator/ control plane: auth, reset, fixtures, state, clock, timings, faults, request log. */
 import { EmulatorControl } from "../../emulator";
-import { boot, gpuPod, KEYS, sleep, type Harness } from "./harness";
+import { gpuPod, KEYS, sleep, useEmulator } from "./harness";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await boot({ freezeClock: true });
-});
-afterAll(() => h.close());
-beforeEach(async () => {
-  await h.control.clearFaults();
-  await h.control.reset();
-  await h.control.clearRequests();
+const h = useEmulator({ freezeClock: true }, async (emulator) => {
+  await emulator.control.clearFaults();
+  await emulator.control.reset();
+  await emulator.control.clearRequests();
 });
 
 const podCount = async () => (await h.get("/v2/pods")).body.pods.length;

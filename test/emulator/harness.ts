@@ -4,6 +4,7 @@
  */
 import { EmulatorControl, startEmulator, type EmulatorOptions } from "../../emulator";
 import { GPU, sleep } from "../helpers/fixtures";
+import { useStarted } from "../helpers/suite";
 
 // Shared with every folder's suites (test/helpers/fixtures.ts); re-exported so these suites import from one place.
 export { GPU, KEYS, sleep } from "../helpers/fixtures";
@@ -71,6 +72,20 @@ export async function boot(options: EmulatorOptions = {}): Promise<Harness> {
     close: () => emulator.close(),
   };
 }
+
+/**
+ * One emulator for the tests of a file (or describe block), closed after the last; `beforeEachTest`
+ * runs before every test (`freshFixture()` for most suites).
+ */
+export function useEmulator(options: EmulatorOptions = {}, beforeEachTest?: (h: Harness) => Promise<unknown>): Harness {
+  return useStarted(() => boot(options), beforeEachTest);
+}
+
+/** Before each test: back to the fixture, and with `clockAt` the clock frozen at that instant. */
+export const freshFixture = (clockAt?: string) => async (h: Harness) => {
+  await h.control.reset();
+  if (clockAt !== undefined) await h.control.freezeClock(clockAt);
+};
 
 /** A valid GPU pod body; override what a test is about. */
 export function gpuPod(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -202,6 +217,13 @@ export async function openLogStream(h: Harness, path: string, headers: Record<st
   };
   stream.end = (timeoutMs = 3000) => wait(() => stream.ended, timeoutMs, "the end of the stream");
   return stream;
+}
+
+/** The history of a log stream that must open (200), read as `readBackfill` does. */
+export async function backfillOf(h: Harness, path: string, headers: Record<string, string> = {}): Promise<SseEvent[]> {
+  const stream = await openLogStream(h, path, headers);
+  expect(stream.status).toBe(200);
+  return readBackfill(stream);
 }
 
 /**

@@ -1,11 +1,7 @@
 /** GET /v2/hub/repos (search, filters, ordering, paging) and single-repository reads. */
-import { boot, type Harness } from "./harness";
+import { useEmulator } from "./harness";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await boot();
-});
-afterAll(() => h.close());
+const h = useEmulator();
 
 interface Repo {
   id: string;

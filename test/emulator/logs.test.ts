@@ -1,15 +1,7 @@
 /** Pod and sandbox log streams: SSE framing, backfill, resume, live lines, 409 codes, activity. */
-import { boot, gpuPod, openLogStream, readBackfill, runningPod, runningSandbox, sandboxBody, sleep, type Harness, type SseEvent } from "./harness";
+import { backfillOf, freshFixture, gpuPod, openLogStream, runningPod, runningSandbox, sandboxBody, sleep, useEmulator } from "./harness";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await boot({ freezeClock: true });
-});
-afterAll(() => h.close());
-beforeEach(async () => {
-  await h.control.reset();
-  await h.control.freezeClock("2030-05-01T08:00:00Z");
-});
+const h = useEmulator({ freezeClock: true }, freshFixture("2030-05-01T08:00:00Z"));
 
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
@@ -20,11 +12,7 @@ async function podRunningFor(seconds: number): Promise<string> {
   return pod.id;
 }
 
-async function backfill(path: string, headers: Record<string, string> = {}): Promise<SseEvent[]> {
-  const stream = await openLogStream(h, path, headers);
-  expect(stream.status).toBe(200);
-  return readBackfill(stream);
-}
+const backfill = (path: string, headers?: Record<string, string>) => backfillOf(h, path, headers);
 
 describe("409 while no container can stream, with the code member", () => {
   test("pods: provisioning, stopped, terminated", async () => {

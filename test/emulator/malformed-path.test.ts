@@ -1,12 +1,7 @@
 /** A path that is not valid percent-encoding is a 400 problem, before authentication. */
-import { boot, type Harness } from "./harness";
+import { useEmulator } from "./harness";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await boot();
-});
-afterAll(() => h.close());
-beforeEach(() => h.control.clearRequests());
+const h = useEmulator({}, (emulator) => emulator.control.clearRequests());
 
 test.each([
   ["without credentials", null],

@@ -1,21 +1,11 @@
 /** State survives a restart with a data directory, including a SIGKILL of the `compute-emulator` process. */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { useScratch } from "../helpers/scratch";
 import { boot, gpuPod, sandboxBody, type Harness } from "./harness";
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "compute-emulator-"));
-  dirs.push(dir);
-  return dir;
-};
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
+const { tempDir, track } = useScratch("compute-emulator-");
 
 test("every kind of state comes back after a clean restart, with the clock where it was", async () => {
   const dataDir = tempDir();
@@ -85,7 +75,7 @@ function runBinary(dataDir: string): Promise<{ child: ChildProcess; url: string;
     ["-r", "ts-node/register/transpile-only", "emulator/bin.ts", "--port", "0", "--profile", "fast", "--data-dir", dataDir, "--print", "json"],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, TS_NODE_PROJECT: join(root, "tsconfig.json") } },
   );
-  children.push(child);
+  track(child);
   return new Promise((resolvePromise, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`compute-emulator did not start: ${out}`)), 20000);

@@ -1,12 +1,7 @@
 /** POST /v2/pods: every rule of the v2 document and the contract decisions except templates. */
-import { boot, cpuPod, GPU, gpuPod, KEYS, type Harness } from "./harness";
+import { cpuPod, freshFixture, GPU, gpuPod, KEYS, useEmulator } from "./harness";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await boot({ freezeClock: true });
-});
-afterAll(() => h.close());
-beforeEach(() => h.control.reset());
+const h = useEmulator({ freezeClock: true }, freshFixture());
 
 const create = (body: Record<string, unknown>, key?: string) => h.post("/v2/pods", body, { key });
 

@@ -1,12 +1,7 @@
 /** Pod lifecycle on the emulator clock, actions, PATCH, delete, cluster members, control-plane events. */
-import { boot, cpuPod, GPU, gpuPod, KEYS, runningPod, sleep, type Harness } from "./harness";
+import { cpuPod, freshFixture, GPU, gpuPod, KEYS, runningPod, sleep, useEmulator } from "./harness";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await boot({ freezeClock: true });
-});
-afterAll(() => h.close());
-beforeEach(() => h.control.reset());
+const h = useEmulator({ freezeClock: true }, freshFixture());
 
 const get = async (id: string) => (await h.get(`/v2/pods/${id}`)).body;
 const act = (id: string, action: string) => h.post(`/v2/pods/${id}/action`, { action });

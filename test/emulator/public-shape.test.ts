@@ -4,18 +4,10 @@
  * and pod log streams use whole-second ids and end with 200 instead of a 409.
  */
 import { EXTRA, RUNTIME_WARMUP_SECONDS } from "../../emulator/shape/public-views";
-import { boot, cpuPod, gpuPod, GPU, KEYS, openLogStream, readBackfill, runningPod, runningSandbox, sandboxBody, type Harness, type SseEvent } from "./harness";
+import { backfillOf, boot, cpuPod, freshFixture, GPU, gpuPod, KEYS, openLogStream, runningPod, runningSandbox, sandboxBody, useEmulator } from "./harness";
 import { publicViolations } from "./openapi";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await boot({ shape: "public", freezeClock: "2030-05-01T08:00:00Z" });
-});
-afterAll(() => h.close());
-beforeEach(async () => {
-  await h.control.reset();
-  await h.control.freezeClock("2030-05-01T08:00:00Z");
-});
+const h = useEmulator({ shape: "public", freezeClock: "2030-05-01T08:00:00Z" }, freshFixture("2030-05-01T08:00:00Z"));
 
 const endpointBody = (overrides: Record<string, unknown> = {}) => ({
   name: "ep",
@@ -222,11 +214,7 @@ describe("requests and problems do not change", () => {
 describe("pod log streams", () => {
   const SECOND = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
-  async function backfill(path: string, headers: Record<string, string> = {}): Promise<SseEvent[]> {
-    const stream = await openLogStream(h, path, headers);
-    expect(stream.status).toBe(200);
-    return readBackfill(stream);
-  }
+  const backfill = (path: string, headers?: Record<string, string>) => backfillOf(h, path, headers);
 
   test("ids are the line's second; lines share it; data.ts keeps the exact time", async () => {
     const pod = await runningPod(h, gpuPod({ image: "python:3.12-slim", args: "python -m http.server 8000" }));

@@ -1,15 +1,8 @@
 /** Per-user rate limits with minute/hour/day windows on the emulator clock, and their headers. */
-import { boot, KEYS, type Harness } from "./harness";
+import { freshFixture, KEYS, useEmulator } from "./harness";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await boot({ freezeClock: true });
-});
-afterAll(() => h.close());
-beforeEach(async () => {
-  await h.control.reset();
-  await h.control.freezeClock("2030-06-01T10:00:15Z"); // 45 s left in the minute, 3585 s in the hour, 50385 s in the day
-});
+// Each test starts at 10:00:15: 45 s left in the minute, 3585 s in the hour, 50385 s in the day.
+const h = useEmulator({ freezeClock: true }, freshFixture("2030-06-01T10:00:15Z"));
 
 const RATE_LIMIT = /^"minute";r=(\d+);t=(\d+), "hour";r=(\d+);t=(\d+), "day";r=(\d+);t=(\d+)$/;
 

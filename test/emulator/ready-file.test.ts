@@ -4,29 +4,18 @@
  * scripts, benchmarks and tests never parse those lines.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EmulatorControl } from "../../emulator";
 import type { EmulatorReady } from "../../emulator/options";
 import { ROOT, sleep } from "../helpers/fixtures";
+import { useScratch } from "../helpers/scratch";
 
 // Built by jest's global set-up (test/setup/build.ts).
 const BIN = join(ROOT, "dist", "emulator", "bin.js");
 
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "compute-emulator-ready-"));
-  dirs.push(dir);
-  return dir;
-};
+const { tempDir, track } = useScratch("compute-emulator-ready-");
 
 interface Run {
   child: ChildProcess;
@@ -39,7 +28,7 @@ function run(args: string[]): Run {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("COMPUTE_EMULATOR_")) env[key] = value;
   const child = spawn(process.execPath, [BIN, "--port", "0", "--profile", "fast", ...args], { stdio: ["ignore", "pipe", "pipe"], env });
-  children.push(child);
+  track(child);
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk) => (stdout += chunk));

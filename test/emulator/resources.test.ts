@@ -1,12 +1,7 @@
 /** SSH keys, network volumes, serverless endpoints and the catalog. */
-import { boot, GPU, gpuPod, KEYS, type Harness } from "./harness";
+import { freshFixture, GPU, gpuPod, KEYS, useEmulator } from "./harness";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await boot({ freezeClock: true });
-});
-afterAll(() => h.close());
-beforeEach(() => h.control.reset());
+const h = useEmulator({ freezeClock: true }, freshFixture());
 
 const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHx9Q2w3e4r5t6y7u8i9o0pAsDfGhJkLzXcVbNm1Q2w3 ci@runner";
 

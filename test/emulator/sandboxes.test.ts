@@ -1,15 +1,7 @@
 /** Sandboxes: create, get, list, PATCH idle timeout, extend, delete, expiry and failure. */
-import { boot, KEYS, runningSandbox, sandboxBody, seconds, type Harness } from "./harness";
+import { freshFixture, KEYS, runningSandbox, sandboxBody, seconds, useEmulator } from "./harness";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await boot({ freezeClock: "2030-03-01T12:00:00Z" });
-});
-afterAll(() => h.close());
-beforeEach(async () => {
-  await h.control.reset();
-  await h.control.freezeClock("2030-03-01T12:00:00Z");
-});
+const h = useEmulator({ freezeClock: "2030-03-01T12:00:00Z" }, freshFixture("2030-03-01T12:00:00Z"));
 
 const get = async (id: string) => (await h.get(`/v2/sandboxes/${id}`)).body;
 

@@ -1,12 +1,7 @@
 /** Template rules 1–6 of pod create, the expanded-size 413, and the template endpoints. */
-import { boot, cpuPod, GPU, gpuPod, type Harness } from "./harness";
+import { cpuPod, freshFixture, GPU, gpuPod, useEmulator } from "./harness";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await boot({ freezeClock: true });
-});
-afterAll(() => h.close());
-beforeEach(() => h.control.reset());
+const h = useEmulator({ freezeClock: true }, freshFixture());
 
 const fromTemplate = (templateId: string, overrides: Record<string, unknown> = {}) =>
   h.post("/v2/pods", { name: "from-template", templateId, gpu: { id: GPU.rtx4090 }, ...overrides });

@@ -1,6 +1,7 @@
 /** A scripted HTTP server on 127.0.0.1 for SDK tests that need exact wire behaviour. */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { ComputeClient } from "../../sdk";
 
 export interface SeenRequest {
   method: string;
@@ -51,6 +52,29 @@ export async function startLoopback(handler: Handler): Promise<Loopback> {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** What a ComputeClient takes, watcher settings included. */
+type ClientOptions = ConstructorParameters<typeof ComputeClient>[0];
+
+/**
+ * For a file whose tests each script their own server: the returned `serve(handler, options)`
+ * starts one and a client pointed at it (`defaults`, then `options`, over the test key), and
+ * both are closed after the test, whatever it did.
+ */
+export function useLoopback(defaults: ClientOptions = {}) {
+  const opened: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    // The client first, then its server: the order a test would close them in.
+    for (const each of opened.splice(0).reverse()) await each.close();
+  });
+  return async (handler: Handler, options: ClientOptions = {}) => {
+    const server = await startLoopback(handler);
+    opened.push(server);
+    const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {}, ...defaults, ...options });
+    opened.push(client);
+    return { server, client };
   };
 }
 

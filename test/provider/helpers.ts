@@ -5,6 +5,7 @@
  */
 import { EmulatorControl, startEmulator } from "../../emulator";
 import * as runtime from "../../provider/runtime";
+import { useStarted } from "../helpers/suite";
 
 export const PROVIDER_TEXT = "exports.handler = () => ({}) /* stands in for the serialized provider */";
 
@@ -24,6 +25,14 @@ export async function bootProvider(): Promise<ProviderEnv> {
     control: new EmulatorControl(emulator.url, emulator.adminToken),
     close: () => emulator.close(),
   };
+}
+
+/**
+ * A provider environment for the tests of a file (or describe block), closed after the last;
+ * with `resetBeforeEach` the emulator is back to its fixture before every test.
+ */
+export function useProvider(options: { resetBeforeEach?: boolean } = {}): ProviderEnv {
+  return useStarted(bootProvider, options.resetBeforeEach ? (env) => env.control.reset() : undefined);
 }
 
 /** What the engine passes: the checked inputs plus the serialized provider. */

@@ -9,7 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { POD_OUTPUTS, SANDBOX_OUTPUTS, type FieldSpec, type OutputList } from "../../provider/outputs";
 import { Pod } from "../../provider/pod";
 import { Sandbox } from "../../provider/sandbox";
-import { bootProvider, checked, runtime, type ProviderEnv } from "./helpers";
+import { checked, runtime, useProvider } from "./helpers";
 
 /** The Outputs table docs/provider.md must hold for a list (printed on a mismatch, ready to paste). */
 function docsTable(list: OutputList): string[] {
@@ -50,11 +50,7 @@ describe("docs/provider.md documents exactly the listed outputs", () => {
 });
 
 describe("the runtime records exactly the listed facts next to the inputs", () => {
-  let env: ProviderEnv;
-  beforeAll(async () => {
-    env = await bootProvider();
-  });
-  afterAll(() => env.close());
+  useProvider(); // the runtime creates against a started emulator
 
   /** What create records, less what the program (or check) gave. */
   async function recordedFacts(kind: "pod" | "sandbox", args: Record<string, unknown>): Promise<string[]> {

@@ -6,7 +6,7 @@
 import { POD_OWNER_ENV, SANDBOX_OWNER_LABEL, isFirstGeneration, nextGeneration, ownerMark, ownerOf, parseOwnerMark, withSpec } from "../../sdk";
 import { leftBehind } from "../../provider/runtime/adoption";
 import { GPU } from "../helpers/fixtures";
-import { bootProvider, checked, PROVIDER_TEXT, recorded, runtime, type ProviderEnv } from "./helpers";
+import { checked, PROVIDER_TEXT, recorded, runtime, useProvider } from "./helpers";
 
 const identity = { organization: "organization", project: "ml", stack: "dev", backend: "file:///state", urn: "urn:pulumi:dev::ml::pulumi-nodejs:dynamic/compute:Pod::trainer", salt: "v1:abc" };
 
@@ -85,11 +85,7 @@ describe("what a repeated create takes", () => {
 });
 
 describe("the provider's creates, run again", () => {
-  let env: ProviderEnv;
-  beforeAll(async () => {
-    env = await bootProvider();
-  });
-  afterAll(() => env.close());
+  const env = useProvider();
 
   const listPods = async () => {
     const response = await fetch(`${env.url}/v2/pods`, { headers: { authorization: `Bearer ${env.apiKey}` } });

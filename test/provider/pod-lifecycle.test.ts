@@ -1,16 +1,11 @@
 import { PlacementError, PaymentRequiredError } from "../../sdk";
 import { PartialFailure } from "../../provider/runtime/partial";
 import { GPU } from "../helpers/fixtures";
-import { bootProvider, checked, PROVIDER_TEXT, recorded, runtime, type ProviderEnv } from "./helpers";
+import { checked, PROVIDER_TEXT, recorded, runtime, useProvider } from "./helpers";
 
 jest.setTimeout(60_000);
 
-let env: ProviderEnv;
-beforeAll(async () => {
-  env = await bootProvider();
-});
-afterAll(() => env.close());
-beforeEach(() => env.control.reset());
+const env = useProvider({ resetBeforeEach: true });
 
 async function livePods() {
   const res = await fetch(`${env.url}/v2/pods?includeClusterPods=false`, { headers: { authorization: `Bearer ${env.apiKey}` } });

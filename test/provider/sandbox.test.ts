@@ -1,13 +1,8 @@
-import { bootProvider, checked, recorded, runtime, type ProviderEnv } from "./helpers";
+import { checked, recorded, runtime, useProvider } from "./helpers";
 
 jest.setTimeout(60_000);
 
-let env: ProviderEnv;
-beforeAll(async () => {
-  env = await bootProvider();
-});
-afterAll(() => env.close());
-beforeEach(() => env.control.reset());
+const env = useProvider({ resetBeforeEach: true });
 
 const compute = { vcpuCount: 2, memoryInGb: 4, containerDiskInGb: 10 };
 

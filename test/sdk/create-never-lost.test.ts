@@ -5,9 +5,11 @@
  */
 import type { ServerResponse } from "node:http";
 import { ComputeClient, CreatedButUnreadableError, ResponseValidationError } from "../../sdk";
-import { problem, sendJson, startLoopback, TEST_KEY, type Loopback, type SeenRequest } from "../helpers/loopback";
+import { problem, sendJson, useLoopback, type Loopback, type SeenRequest } from "../helpers/loopback";
 import { podResponse, sandboxResponse } from "../helpers/fixtures";
 import { documentExamples } from "./openapi-bodies";
+
+const serve = useLoopback({ initialBackoffMs: 10, maxBackoffMs: 20 });
 
 const PUBLIC_POD = documentExamples("Pod")[0].body;
 const PUBLIC_VOLUME = documentExamples("NetworkVolume")[0].body;
@@ -15,17 +17,11 @@ const PUBLIC_VOLUME = documentExamples("NetworkVolume")[0].body;
 type Route = (req: SeenRequest, res: ServerResponse) => unknown;
 
 async function withService(route: Route, run: (client: ComputeClient, server: Loopback) => Promise<void>, extra: Record<string, unknown> = {}) {
-  const server = await startLoopback((req, res) => {
+  const { server, client } = await serve((req, res) => {
     res.setHeader("date", new Date().toUTCString());
     return route(req, res);
-  });
-  const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {}, initialBackoffMs: 10, maxBackoffMs: 20, ...extra });
-  try {
-    await run(client, server);
-  } finally {
-    await client.close();
-    await server.close();
-  }
+  }, extra);
+  await run(client, server);
 }
 
 const posts = (server: Loopback) => server.requests.filter((r) => r.method === "POST");

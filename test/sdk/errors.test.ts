@@ -16,8 +16,10 @@ import {
   UnprocessableEntityError,
   BadRequestError,
 } from "../../sdk";
-import { problem, sendJson, startLoopback, TEST_KEY, type Loopback } from "../helpers/loopback";
+import { problem, sendJson, startLoopback, TEST_KEY, useLoopback, type Loopback } from "../helpers/loopback";
 import { podResponse } from "../helpers/fixtures";
+
+const serve = useLoopback();
 
 describe("error tree mapped from status", () => {
   let server: Loopback;
@@ -97,16 +99,10 @@ describe("instanceof across two copies of the SDK", () => {
 
 describe("responses and connections", () => {
   it("names the field when a response does not match the contract", async () => {
-    const server = await startLoopback((_req, res) => sendJson(res, 200, podResponse({ status: "SLEEPING", disk: "big" })));
-    const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
-    try {
-      const error = await client.pods.get("pod-1").catch((e) => e);
-      expect(error).toBeInstanceOf(ResponseValidationError);
-      expect(error.violations).toEqual(expect.arrayContaining([expect.stringMatching(/^status: must be one of/), "disk: must be a number"]));
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    const { client } = await serve((_req, res) => sendJson(res, 200, podResponse({ status: "SLEEPING", disk: "big" })));
+    const error = await client.pods.get("pod-1").catch((e) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error.violations).toEqual(expect.arrayContaining([expect.stringMatching(/^status: must be one of/), "disk: must be a number"]));
   });
 
   it("maps a refused connection to ConnectionError without the key", async () => {

@@ -8,9 +8,11 @@
  * test also counts over a short real interval, with nothing replaced.
  */
 import type { ServerResponse } from "node:http";
-import { ComputeClient, streamLogs } from "../../sdk";
+import { streamLogs } from "../../sdk";
 import * as retry from "../../sdk/retry";
-import { startLoopback, TEST_KEY } from "../helpers/loopback";
+import { useLoopback } from "../helpers/loopback";
+
+const serve = useLoopback();
 
 const MINUTE = 60_000;
 const ts = (i: number) => `2020-01-01T01:00:${String(i).padStart(2, "0")}.000000Z`;
@@ -37,68 +39,50 @@ afterEach(() => jest.restoreAllMocks());
 it("reconnects at most a handful of times a minute to streams that keep ending empty", async () => {
   const clock = virtualSleep();
   const connectedAt: number[] = [];
-  const server = await startLoopback((_req, res) => {
+  const { client } = await serve((_req, res) => {
     connectedAt.push(clock.now);
     endEmpty(res);
   });
-  const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
-  try {
-    const lines = [];
-    const stream = streamLogs(client.http, "/v2/pods/pod-1/logs", { isFinished: async () => clock.now >= 10 * MINUTE });
-    for await (const event of stream) lines.push(event);
-    expect(lines).toEqual([]);
-    const perMinute = Array.from({ length: 10 }, (_, m) => connectedAt.filter((t) => t >= m * MINUTE && t < (m + 1) * MINUTE).length);
-    // Still following (it never gave up), but calmly: the old reader made thousands a second.
-    expect(perMinute.every((n) => n >= 1)).toBe(true);
-    expect(Math.max(...perMinute)).toBeLessThanOrEqual(8);
-    expect(perMinute.slice(1).every((n) => n <= 4)).toBe(true);
-  } finally {
-    await client.close();
-    await server.close();
-  }
+  const lines = [];
+  const stream = streamLogs(client.http, "/v2/pods/pod-1/logs", { isFinished: async () => clock.now >= 10 * MINUTE });
+  for await (const event of stream) lines.push(event);
+  expect(lines).toEqual([]);
+  const perMinute = Array.from({ length: 10 }, (_, m) => connectedAt.filter((t) => t >= m * MINUTE && t < (m + 1) * MINUTE).length);
+  // Still following (it never gave up), but calmly: the old reader made thousands a second.
+  expect(perMinute.every((n) => n >= 1)).toBe(true);
+  expect(Math.max(...perMinute)).toBeLessThanOrEqual(8);
+  expect(perMinute.slice(1).every((n) => n <= 4)).toBe(true);
 });
 
 it("goes back to its first pace only when new lines arrive", async () => {
   const clock = virtualSleep();
   let connection = 0;
-  const server = await startLoopback((_req, res) => {
+  const { client } = await serve((_req, res) => {
     connection += 1;
     if (connection !== 8) return endEmpty(res);
     res.writeHead(200, { "content-type": "text/event-stream" });
     res.end(frame(1));
   });
-  const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
-  try {
-    const lines = [];
-    for await (const event of streamLogs(client.http, "/v2/pods/pod-1/logs", { isFinished: async () => connection >= 10 })) lines.push(event.line);
-    expect(lines).toEqual(["line 1"]);
-    // Seven empty streams: the waits grew to the cap. The one with a line: back to about a second.
-    expect(clock.waits).toHaveLength(9);
-    expect(clock.waits[6]).toBeGreaterThanOrEqual(15_000);
-    expect(clock.waits[7]).toBeLessThanOrEqual(1000);
-    expect(clock.waits[8]).toBeGreaterThanOrEqual(1000); // and grows again from there
-  } finally {
-    await client.close();
-    await server.close();
-  }
+  const lines = [];
+  for await (const event of streamLogs(client.http, "/v2/pods/pod-1/logs", { isFinished: async () => connection >= 10 })) lines.push(event.line);
+  expect(lines).toEqual(["line 1"]);
+  // Seven empty streams: the waits grew to the cap. The one with a line: back to about a second.
+  expect(clock.waits).toHaveLength(9);
+  expect(clock.waits[6]).toBeGreaterThanOrEqual(15_000);
+  expect(clock.waits[7]).toBeLessThanOrEqual(1000);
+  expect(clock.waits[8]).toBeGreaterThanOrEqual(1000); // and grows again from there
 });
 
 it("keeps reconnects to streams that end empty countable on a real clock", async () => {
-  const server = await startLoopback((_req, res) => endEmpty(res));
-  const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
+  const { server, client } = await serve((_req, res) => endEmpty(res));
   const controller = new AbortController();
-  try {
-    const timer = setTimeout(() => controller.abort(), 2500);
-    for await (const _event of streamLogs(client.http, "/v2/pods/pod-1/logs", { signal: controller.signal })) {
-      // no line ever comes
-    }
-    clearTimeout(timer);
-    // The waits are 0.5–1 s, then 1–2 s, then 2–4 s: at most 4 connects in 2.5 s (generous),
-    // where the reader without a pause made about 10 000 a second.
-    expect(server.requests.length).toBeGreaterThanOrEqual(2);
-    expect(server.requests.length).toBeLessThanOrEqual(5);
-  } finally {
-    await client.close();
-    await server.close();
+  const timer = setTimeout(() => controller.abort(), 2500);
+  for await (const _event of streamLogs(client.http, "/v2/pods/pod-1/logs", { signal: controller.signal })) {
+    // no line ever comes
   }
+  clearTimeout(timer);
+  // The waits are 0.5–1 s, then 1–2 s, then 2–4 s: at most 4 connects in 2.5 s (generous),
+  // where the reader without a pause made about 10 000 a second.
+  expect(server.requests.length).toBeGreaterThanOrEqual(2);
+  expect(server.requests.length).toBeLessThanOrEqual(5);
 });

@@ -10,7 +10,9 @@
  */
 import { ComputeClient, streamLogs } from "../../sdk";
 import { comparePositions } from "../../sdk/logs";
-import { startLoopback, TEST_KEY, type Loopback } from "../helpers/loopback";
+import { useLoopback, type Loopback } from "../helpers/loopback";
+
+const serve = useLoopback();
 
 interface Line {
   source: "container" | "system";
@@ -59,12 +61,12 @@ interface Script {
 }
 
 /** A log service over its fixed history; the last connection sends the rest and ends with 200. */
-async function scriptedService(script: Script): Promise<Loopback & { servedAll: () => boolean }> {
+async function scriptedService(script: Script): Promise<{ server: Loopback; client: ComputeClient; servedAll: () => boolean }> {
   const { lines, id } = script;
   const ids = lines.map(id);
   let connection = 0;
   let servedAll = false;
-  const server = await startLoopback((req, res, raw) => {
+  const { server, client } = await serve((req, res, raw) => {
     const cut = script.cuts[connection++];
     const lastId = req.headers["last-event-id"] as string | undefined;
     const since = req.query.get("since");
@@ -84,23 +86,17 @@ async function scriptedService(script: Script): Promise<Loopback & { servedAll: 
     servedAll = true;
     res.end(frames.slice(from).join(""));
   });
-  return { ...server, servedAll: () => servedAll };
+  return { server, client, servedAll: () => servedAll };
 }
 
 async function read(script: Script): Promise<{ got: Line[]; server: Loopback }> {
-  const server = await scriptedService(script);
-  const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
-  try {
-    const got: Line[] = [];
-    // Follow mode: the stream ends only because the service says nothing more will come.
-    for await (const event of streamLogs(client.http, "/v2/pods/pod-1/logs", { isFinished: async () => server.servedAll() })) {
-      got.push({ source: event.source, line: event.line, ts: event.ts });
-    }
-    return { got, server };
-  } finally {
-    await client.close();
-    await server.close();
+  const { server, client, servedAll } = await scriptedService(script);
+  const got: Line[] = [];
+  // Follow mode: the stream ends only because the service says nothing more will come.
+  for await (const event of streamLogs(client.http, "/v2/pods/pod-1/logs", { isFinished: async () => servedAll() })) {
+    got.push({ source: event.source, line: event.line, ts: event.ts });
   }
+  return { got, server };
 }
 
 describe.each(Object.entries(FRAMINGS))("log stream with %s", (_name, { lines, id, resumes }) => {
@@ -139,44 +135,32 @@ it("skips history a resume sends again before the cursor (a service that ignores
   let connection = 0;
   const lines = history(seconds);
   const frames = lines.map((l) => `data: ${JSON.stringify(l)}\n\n`);
-  const server = await startLoopback((_req, res, raw) => {
+  const { client } = await serve((_req, res, raw) => {
     res.writeHead(200, { "content-type": "text/event-stream" });
     if (connection++ === 0) return res.write(frames.slice(0, 5).join(""), () => setTimeout(() => raw.socket.destroy(), 20));
     res.end(frames.join("")); // the whole history again, whatever `since` said
   });
-  const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
-  try {
-    const got: string[] = [];
-    for await (const event of streamLogs(client.http, "/v2/pods/pod-1/logs", { isFinished: async () => connection >= 2 })) got.push(event.line);
-    expect(got).toEqual(lines.map((l) => l.line));
-  } finally {
-    await client.close();
-    await server.close();
-  }
+  const got: string[] = [];
+  for await (const event of streamLogs(client.http, "/v2/pods/pod-1/logs", { isFinished: async () => connection >= 2 })) got.push(event.line);
+  expect(got).toEqual(lines.map((l) => l.line));
 });
 
 it("resumes a live-only read cut before its first line from when it opened, not live again", async () => {
   let connection = 0;
   const line: Line = { source: "container", line: "written while reconnecting", ts: "2020-01-01T12:00:07.500000Z" };
-  const server = await startLoopback((_req, res, raw) => {
+  const { server, client } = await serve((_req, res, raw) => {
     // The service's clock (its Date header) is what counts, not this machine's.
     res.writeHead(200, { "content-type": "text/event-stream", date: "Wed, 01 Jan 2020 12:00:07 GMT" });
     if (connection++ === 0) return res.write(": open\n\n", () => setTimeout(() => raw.socket.destroy(), 20));
     res.end(`data: ${JSON.stringify(line)}\n\n`);
   });
-  const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
-  try {
-    const got: string[] = [];
-    for await (const event of streamLogs(client.http, "/v2/pods/pod-1/logs", { tail: 0, isFinished: async () => true })) got.push(event.line);
-    expect(got).toEqual([line.line]);
-    const [first, resumed] = server.requests;
-    expect(first.query.get("tail")).toBe("0");
-    expect(resumed.query.get("tail")).toBeNull();
-    expect(resumed.query.get("since")).toBe("2020-01-01T12:00:07.000Z");
-  } finally {
-    await client.close();
-    await server.close();
-  }
+  const got: string[] = [];
+  for await (const event of streamLogs(client.http, "/v2/pods/pod-1/logs", { tail: 0, isFinished: async () => true })) got.push(event.line);
+  expect(got).toEqual([line.line]);
+  const [first, resumed] = server.requests;
+  expect(first.query.get("tail")).toBe("0");
+  expect(resumed.query.get("tail")).toBeNull();
+  expect(resumed.query.get("since")).toBe("2020-01-01T12:00:07.000Z");
 });
 
 describe("stream positions", () => {

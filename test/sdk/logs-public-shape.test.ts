@@ -4,15 +4,11 @@
  * second, and a stream that ends with 200 (no 409) once the container stops (docs/emulator.md).
  */
 import { ComputeClient, type LogEvent } from "../../sdk";
-import { boot, openLogStream, readBackfill, runningPod, type Harness } from "../emulator/harness";
+import { openLogStream, readBackfill, runningPod, useEmulator } from "../emulator/harness";
 import { sleep } from "../helpers/fixtures";
 
-let h: Harness;
-beforeAll(async () => {
-  // Five lines a second, so seconds hold several lines.
-  h = await boot({ shape: "public", freezeClock: "2030-05-01T08:00:00Z", timings: { logIntervalMs: 200 } });
-});
-afterAll(() => h.close());
+// Five lines a second, so seconds hold several lines.
+const h = useEmulator({ shape: "public", freezeClock: "2030-05-01T08:00:00Z", timings: { logIntervalMs: 200 } });
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await sleep(10);

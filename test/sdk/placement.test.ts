@@ -1,11 +1,13 @@
-import { ComputeClient, PlacementError, createPodWithPlacement, rankCandidates, type PlacementCandidate } from "../../sdk";
+import { PlacementError, createPodWithPlacement, rankCandidates, type PlacementCandidate } from "../../sdk";
 import type { DataCenter, GpuType } from "../../sdk";
-import { problem, sendJson, startLoopback, TEST_KEY } from "../helpers/loopback";
+import { problem, sendJson, useLoopback } from "../helpers/loopback";
 import { podResponse } from "../helpers/fixtures";
+
+const serve = useLoopback({ initialBackoffMs: 5, maxBackoffMs: 20 });
 
 /** A service whose answer to a create depends on the (data center, GPU) candidate sent. */
 async function scriptedService(script: Record<string, Array<number>>) {
-  const server = await startLoopback((req, res) => {
+  const { server, client } = await serve((req, res) => {
     res.setHeader("date", new Date().toUTCString());
     if (req.method === "GET") return sendJson(res, 200, { pods: [] });
     const body = JSON.parse(req.body);
@@ -14,9 +16,8 @@ async function scriptedService(script: Record<string, Array<number>>) {
     if (status === 201) return sendJson(res, 201, podResponse({ name: body.name, gpu: { id: body.gpu.id, count: 1, vcpuCount: 8, memory: 64 }, dataCenterId: body.dataCenterIds[0] }));
     problem(res, status, `answer ${status} for ${key}`, status === 422 ? { errors: ["gpu.id: unknown"] } : {}, status === 429 ? { "retry-after": "0" } : {});
   });
-  const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {}, initialBackoffMs: 5, maxBackoffMs: 20 });
   const creates = () => server.requests.filter((r) => r.method === "POST").map((r) => { const b = JSON.parse(r.body); return `${b.gpu.id}@${b.dataCenterIds[0]}`; });
-  return { server, client, creates, close: async () => { await client.close(); await server.close(); } };
+  return { client, creates };
 }
 
 const request = { name: "train", image: "img", gpu: { id: "ignored" } };
@@ -29,60 +30,40 @@ const candidates: PlacementCandidate[] = [
 describe("placement per status", () => {
   it("400 and 403 move on to the next candidate; the result names the winner and every attempt", async () => {
     const svc = await scriptedService({ "H100@EU-1": [400], "A100@US-1": [403] });
-    try {
-      const result = await createPodWithPlacement(svc.client, request, candidates);
-      expect(result.chosen).toEqual({ gpuTypeId: "L40S", dataCenterId: "US-2" });
-      expect(result.pod.dataCenterId).toBe("US-2");
-      expect(result.attempts.map((a) => [a.outcome, a.status])).toEqual([["no-capacity", 400], ["forbidden", 403], ["created", 201]]);
-      expect(svc.creates()).toEqual(["H100@EU-1", "A100@US-1", "L40S@US-2"]);
-    } finally {
-      await svc.close();
-    }
+    const result = await createPodWithPlacement(svc.client, request, candidates);
+    expect(result.chosen).toEqual({ gpuTypeId: "L40S", dataCenterId: "US-2" });
+    expect(result.pod.dataCenterId).toBe("US-2");
+    expect(result.attempts.map((a) => [a.outcome, a.status])).toEqual([["no-capacity", 400], ["forbidden", 403], ["created", 201]]);
+    expect(svc.creates()).toEqual(["H100@EU-1", "A100@US-1", "L40S@US-2"]);
   });
 
   it("402 stops at once: no further candidate is tried", async () => {
     const svc = await scriptedService({ "H100@EU-1": [400], "A100@US-1": [402] });
-    try {
-      const error = await createPodWithPlacement(svc.client, request, candidates).catch((e) => e);
-      expect(error).toBeInstanceOf(PlacementError);
-      expect(error.message).toMatch(/insufficient balance \(402\)/);
-      expect(svc.creates()).toEqual(["H100@EU-1", "A100@US-1"]);
-    } finally {
-      await svc.close();
-    }
+    const error = await createPodWithPlacement(svc.client, request, candidates).catch((e) => e);
+    expect(error).toBeInstanceOf(PlacementError);
+    expect(error.message).toMatch(/insufficient balance \(402\)/);
+    expect(svc.creates()).toEqual(["H100@EU-1", "A100@US-1"]);
   });
 
   it("422 stops and is never retried", async () => {
     const svc = await scriptedService({ "H100@EU-1": [422] });
-    try {
-      const error = await createPodWithPlacement(svc.client, request, candidates).catch((e) => e);
-      expect(error.message).toMatch(/violates the contract \(422\)[\s\S]*gpu\.id: unknown/);
-      expect(svc.creates()).toEqual(["H100@EU-1"]);
-    } finally {
-      await svc.close();
-    }
+    const error = await createPodWithPlacement(svc.client, request, candidates).catch((e) => e);
+    expect(error.message).toMatch(/violates the contract \(422\)[\s\S]*gpu\.id: unknown/);
+    expect(svc.creates()).toEqual(["H100@EU-1"]);
   });
 
   it("429 waits and resumes the same candidate; 5xx retries the same candidate", async () => {
     const svc = await scriptedService({ "H100@EU-1": [429, 503, 201] });
-    try {
-      const result = await createPodWithPlacement(svc.client, request, candidates);
-      expect(result.chosen.gpuTypeId).toBe("H100");
-      expect(svc.creates()).toEqual(["H100@EU-1", "H100@EU-1", "H100@EU-1"]);
-    } finally {
-      await svc.close();
-    }
+    const result = await createPodWithPlacement(svc.client, request, candidates);
+    expect(result.chosen.gpuTypeId).toBe("H100");
+    expect(svc.creates()).toEqual(["H100@EU-1", "H100@EU-1", "H100@EU-1"]);
   });
 
   it("when every candidate fails, the error lists every attempt", async () => {
     const svc = await scriptedService({ "H100@EU-1": [400], "A100@US-1": [400], "L40S@US-2": [400] });
-    try {
-      const error: PlacementError = await createPodWithPlacement(svc.client, request, candidates).catch((e) => e);
-      expect(error.attempts).toHaveLength(3);
-      expect(error.message).toMatch(/H100 in EU-1: no-capacity \(400\)[\s\S]*A100 in US-1[\s\S]*L40S in US-2: no-capacity \(400\): answer 400 for L40S@US-2/);
-    } finally {
-      await svc.close();
-    }
+    const error: PlacementError = await createPodWithPlacement(svc.client, request, candidates).catch((e) => e);
+    expect(error.attempts).toHaveLength(3);
+    expect(error.message).toMatch(/H100 in EU-1: no-capacity \(400\)[\s\S]*A100 in US-1[\s\S]*L40S in US-2: no-capacity \(400\): answer 400 for L40S@US-2/);
   });
 });
 

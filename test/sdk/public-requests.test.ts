@@ -5,7 +5,6 @@
  */
 import type { z } from "zod";
 import {
-  ComputeClient,
   CreateEndpointRequest,
   CreateGpuConfig,
   CreateNetworkVolumeRequest,
@@ -17,8 +16,10 @@ import {
   Pod,
 } from "../../sdk";
 import { diffPod, updateRequest, type PodInputs, type PodOutputs } from "../../provider/runtime/pod-model";
-import { sendJson, startLoopback, TEST_KEY } from "../helpers/loopback";
+import { sendJson, useLoopback } from "../helpers/loopback";
 import { acceptedMembers, documentExamples, flatten } from "./openapi-bodies";
+
+const serve = useLoopback();
 
 const keysOf = (schema: z.ZodObject) => Object.keys(schema.shape);
 const beyond = (ours: string[], publicName: string) => ours.filter((key) => !acceptedMembers(publicName).has(key)).sort();
@@ -80,18 +81,12 @@ describe("the command travels as args, which both documents accept", () => {
   });
 
   it("a create written with cmd/entrypoint is sent with the same command as args", async () => {
-    const server = await startLoopback((_req, res) => sendJson(res, 201, documentExamples("Pod")[0].body));
-    const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
-    try {
-      await client.pods.create({ name: "trainer", image: "img", gpu: { id: "A" }, entrypoint: ["bash", "-c"], cmd: ["python serve.py"] });
-      const sent = JSON.parse(server.requests[0].body);
-      expect(sent).not.toHaveProperty("cmd");
-      expect(sent).not.toHaveProperty("entrypoint");
-      expect(decodeCommand(sent.args)).toEqual({ entrypoint: ["bash", "-c"], cmd: ["python serve.py"] });
-      expect(Object.keys(sent).filter((key) => !acceptedMembers("CreatePodRequest").has(key))).toEqual([]);
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    const { server, client } = await serve((_req, res) => sendJson(res, 201, documentExamples("Pod")[0].body));
+    await client.pods.create({ name: "trainer", image: "img", gpu: { id: "A" }, entrypoint: ["bash", "-c"], cmd: ["python serve.py"] });
+    const sent = JSON.parse(server.requests[0].body);
+    expect(sent).not.toHaveProperty("cmd");
+    expect(sent).not.toHaveProperty("entrypoint");
+    expect(decodeCommand(sent.args)).toEqual({ entrypoint: ["bash", "-c"], cmd: ["python serve.py"] });
+    expect(Object.keys(sent).filter((key) => !acceptedMembers("CreatePodRequest").has(key))).toEqual([]);
   });
 });

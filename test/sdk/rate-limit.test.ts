@@ -1,6 +1,8 @@
-import { ComputeClient, RateLimiter, parseRateLimitHeaders } from "../../sdk";
+import { RateLimiter, parseRateLimitHeaders } from "../../sdk";
 import { sleep } from "../helpers/fixtures";
-import { problem, sendJson, startLoopback, TEST_KEY } from "../helpers/loopback";
+import { problem, sendJson, useLoopback } from "../helpers/loopback";
+
+const serve = useLoopback();
 
 describe("RateLimit / RateLimit-Policy parsing", () => {
   it("reads every window's r, t, q and w from structured-field lists", () => {
@@ -45,7 +47,7 @@ describe("pacing", () => {
     let windowStart = Date.now();
     let used = 0;
     let rejected = 0;
-    const server = await startLoopback((_req, res) => {
+    const { server, client } = await serve((_req, res) => {
       const now = Date.now();
       if (now - windowStart >= windowMs) {
         windowStart = now;
@@ -60,15 +62,9 @@ describe("pacing", () => {
       used += 1;
       sendJson(res, 200, { pods: [] }, { ratelimit: `"window";r=${quota - used};t=${resetSeconds}`, "ratelimit-policy": policy });
     });
-    const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
-    try {
-      await Promise.all(Array.from({ length: 12 }, () => client.pods.list()));
-      expect(server.requests).toHaveLength(12);
-      expect(rejected).toBe(0);
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    await Promise.all(Array.from({ length: 12 }, () => client.pods.list()));
+    expect(server.requests).toHaveLength(12);
+    expect(rejected).toBe(0);
   });
 
   it("asks background polls to spread out once less than half of a window is left", async () => {

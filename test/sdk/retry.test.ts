@@ -1,10 +1,8 @@
-import { BadRequestError, ComputeClient, backoff, parseRetryAfter, retryDelay, RateLimitError, ServerError } from "../../sdk";
-import { problem, sendJson, startLoopback, TEST_KEY, type Loopback } from "../helpers/loopback";
+import { BadRequestError, backoff, parseRetryAfter, retryDelay, RateLimitError, ServerError } from "../../sdk";
+import { problem, sendJson, useLoopback } from "../helpers/loopback";
 import { podResponse } from "../helpers/fixtures";
 
-function clientFor(server: Loopback, extra: Record<string, unknown> = {}) {
-  return new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {}, initialBackoffMs: 20, maxBackoffMs: 100, ...extra });
-}
+const serve = useLoopback({ initialBackoffMs: 20, maxBackoffMs: 100 });
 
 describe("retry policy", () => {
   const settings = { maxRetries: 3, maxRateLimitRetries: 2, maxRetryAfterMs: 5000, initialBackoffMs: 100, maxBackoffMs: 1000 };
@@ -37,58 +35,40 @@ describe("retry policy", () => {
 describe("retries on the wire", () => {
   it("honours Retry-After on a 429, then succeeds", async () => {
     let calls = 0;
-    const server = await startLoopback((_req, res) => {
+    const { server, client } = await serve((_req, res) => {
       calls += 1;
       if (calls === 1) return problem(res, 429, "Rate limit exceeded for the minute window", {}, { "retry-after": "1" });
       sendJson(res, 200, { pods: [] });
     });
-    const client = clientFor(server);
-    try {
-      await expect(client.pods.list()).resolves.toEqual([]);
-      expect(server.requests).toHaveLength(2);
-      expect(server.requests[1].at - server.requests[0].at).toBeGreaterThanOrEqual(950);
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    await expect(client.pods.list()).resolves.toEqual([]);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1].at - server.requests[0].at).toBeGreaterThanOrEqual(950);
   });
 
   it("retries a read through a 5xx burst and a dropped connection", async () => {
     let calls = 0;
-    const server = await startLoopback((_req, res, raw) => {
+    const { server, client } = await serve((_req, res, raw) => {
       calls += 1;
       if (calls === 1) return problem(res, 502, "bad gateway");
       if (calls === 2) return raw.socket.destroy();
       sendJson(res, 200, podResponse());
     });
-    const client = clientFor(server);
-    try {
-      await expect(client.pods.get("pod-1")).resolves.toMatchObject({ id: "pod-1" });
-      expect(server.requests).toHaveLength(3);
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    await expect(client.pods.get("pod-1")).resolves.toMatchObject({ id: "pod-1" });
+    expect(server.requests).toHaveLength(3);
   });
 
   it("sends a 400 exactly once", async () => {
-    const server = await startLoopback((_req, res) => problem(res, 400, "no capacity"));
-    const client = clientFor(server);
-    try {
-      await expect(client.pods.get("p")).rejects.toBeInstanceOf(BadRequestError);
-      expect(server.requests).toHaveLength(1);
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    const { server, client } = await serve((_req, res) => problem(res, 400, "no capacity"));
+    await expect(client.pods.get("p")).rejects.toBeInstanceOf(BadRequestError);
+    expect(server.requests).toHaveLength(1);
   });
 });
 
 describe("duplicate-safe create", () => {
   /** A service that creates the pod, then loses the answer (a 500 or a cut connection). */
-  async function lossyService(loseWith: "500" | "drop") {
+  async function lossyService(loseWith: "500" | "drop", options: { maxRetries?: number } = {}) {
     const pods: Record<string, unknown>[] = [];
-    const server = await startLoopback((req, res, raw) => {
+    const { server, client } = await serve((req, res, raw) => {
       res.setHeader("date", new Date().toUTCString());
       if (req.method === "POST" && req.path === "/v2/pods") {
         const body = JSON.parse(req.body);
@@ -99,41 +79,29 @@ describe("duplicate-safe create", () => {
       }
       if (req.method === "GET" && req.path === "/v2/pods") return sendJson(res, 200, { pods });
       problem(res, 404, "no route");
-    });
-    return { server, pods };
+    }, options);
+    return { server, client, pods };
   }
 
   it.each(["500", "drop"] as const)("after a lost answer (%s) returns the pod that attempt created instead of creating another", async (loseWith) => {
-    const { server, pods } = await lossyService(loseWith);
-    const client = clientFor(server);
-    try {
-      const pod = await client.pods.create({ name: "trainer-a1", image: "img", gpu: { id: "A" } });
-      expect(pod.id).toBe("pod-1");
-      expect(pods).toHaveLength(1);
-      expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    const { server, client, pods } = await lossyService(loseWith);
+    const pod = await client.pods.create({ name: "trainer-a1", image: "img", gpu: { id: "A" } });
+    expect(pod.id).toBe("pod-1");
+    expect(pods).toHaveLength(1);
+    expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
   });
 
   it("still recovers when the retries run out: the last lost answer may have created the pod", async () => {
-    const { server, pods } = await lossyService("500");
-    const client = clientFor(server, { maxRetries: 0 });
-    try {
-      const pod = await client.pods.create({ name: "trainer-last", image: "img", gpu: { id: "A" } });
-      expect(pod.id).toBe("pod-1");
-      expect(pods).toHaveLength(1);
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    const { client, pods } = await lossyService("500", { maxRetries: 0 });
+    const pod = await client.pods.create({ name: "trainer-last", image: "img", gpu: { id: "A" } });
+    expect(pod.id).toBe("pod-1");
+    expect(pods).toHaveLength(1);
   });
 
   it("does not adopt an older pod that merely shares the name", async () => {
     const old = podResponse({ id: "pod-old", name: "same", createdAt: new Date(Date.now() - 3_600_000).toISOString() });
     let posts = 0;
-    const server = await startLoopback((req, res) => {
+    const { client } = await serve((req, res) => {
       res.setHeader("date", new Date().toUTCString());
       if (req.method === "POST") {
         posts += 1;
@@ -141,13 +109,7 @@ describe("duplicate-safe create", () => {
       }
       sendJson(res, 200, { pods: [old] });
     });
-    const client = clientFor(server);
-    try {
-      await expect(client.pods.create({ name: "same", image: "img", gpu: { id: "A" } })).resolves.toMatchObject({ id: "pod-new" });
-      expect(posts).toBe(2);
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    await expect(client.pods.create({ name: "same", image: "img", gpu: { id: "A" } })).resolves.toMatchObject({ id: "pod-new" });
+    expect(posts).toBe(2);
   });
 });

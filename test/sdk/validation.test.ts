@@ -1,6 +1,8 @@
-import { ComputeClient, ValidationError, createPodViolations, createSandboxRequestViolations, globalNetworkingRefusal, updatePodViolations } from "../../sdk";
+import { ValidationError, createPodViolations, createSandboxRequestViolations, globalNetworkingRefusal, updatePodViolations } from "../../sdk";
 import { reservedEnvViolations, reservedLabelViolations } from "../../sdk/validate";
-import { startLoopback, TEST_KEY } from "../helpers/loopback";
+import { useLoopback } from "../helpers/loopback";
+
+const serve = useLoopback();
 
 const valid = { name: "trainer", image: "pytorch:2.4", gpu: { id: "NVIDIA_A100_80GB" } };
 
@@ -79,17 +81,11 @@ describe("pod create validation (client side)", () => {
   });
 
   it("refuses to send an invalid create: no request reaches the service", async () => {
-    const server = await startLoopback((_req, res) => res.end("{}"));
-    const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {} });
-    try {
-      const error = await client.pods.create({ name: "", image: "a", gpu: { id: "A", count: 0 } }).catch((e) => e);
-      expect(error).toBeInstanceOf(ValidationError);
-      expect((error as ValidationError).violations).toEqual(["name: must be at least 1 character(s) long", "gpu.count: must be >= 1"]);
-      expect(server.requests).toHaveLength(0);
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    const { server, client } = await serve((_req, res) => res.end("{}"));
+    const error = await client.pods.create({ name: "", image: "a", gpu: { id: "A", count: 0 } }).catch((e) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).violations).toEqual(["name: must be at least 1 character(s) long", "gpu.count: must be >= 1"]);
+    expect(server.requests).toHaveLength(0);
   });
 });
 
