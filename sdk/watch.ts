@@ -5,6 +5,7 @@
  * backs off while nothing changes, so API calls per resource stay flat however long
  * provisioning takes.
  */
+import { AsyncResource } from "node:async_hooks";
 import { NotFoundError } from "./errors";
 import { sleep } from "./retry";
 
@@ -79,7 +80,10 @@ export class Watcher<T extends { id: string }> {
       const waiter: Waiter<T> = {
         id,
         done,
-        onUpdate: options.onUpdate,
+        // Called from the shared poll, which runs in the async context of whichever waiter
+        // started it; bound here, each waiter's updates run in its own caller's context (the
+        // native plugin attributes progress lines to the resource whose request that is).
+        onUpdate: options.onUpdate && AsyncResource.bind(options.onUpdate),
         misses: 0,
         missingTolerance: options.missingTolerance ?? this.missingTolerance,
         resolve: (item) => {
