@@ -57,17 +57,16 @@ function outputMarks(kind: Kind, marks: Marks, ...more: Path[][]): Marks {
   return withSecrets(marks, ...more, secretOutputs(kind.outputs).map((name) => [name]));
 }
 
-const SENTINEL_OF_TYPE: Readonly<Record<string, string>> = {
-  ...UNKNOWN_SENTINELS,
-  integer: UNKNOWN_SENTINELS.number,
-  map: UNKNOWN_SENTINELS.object,
-};
-
-/** Each computed output as the unknown of its type: what a preview shows before the API answers. */
+/**
+ * Each computed output as unknown: what a preview shows before the API answers. Always the
+ * string sentinel, whatever the output's type: the engine hands a typed one on unchanged, and
+ * the language SDKs (Python, Node.js) know only the string one, so a program would read a
+ * number output's sentinel as a string and its `apply` would run on it in preview.
+ */
 function unknownOutputs(kind: Kind, keep: Props = {}): Props {
   const out: Props = {};
-  for (const [name, spec] of Object.entries(kind.outputs)) {
-    out[name] = name in keep ? keep[name] : (SENTINEL_OF_TYPE[spec.type] ?? UNKNOWN_SENTINELS.string);
+  for (const name of Object.keys(kind.outputs)) {
+    out[name] = name in keep ? keep[name] : UNKNOWN_SENTINELS.string;
   }
   return out;
 }
