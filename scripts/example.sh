@@ -23,6 +23,11 @@ compute_emulator_start "$work" --port 0 --profile "${COMPUTE_EXAMPLE_PROFILE:-re
 echo "Emulator: $EMULATOR_URL"
 
 compute_engine_env "$work/state" "$work/home" example
+if grep -Eq '^runtime:[[:space:]]*python|^[[:space:]]+name:[[:space:]]*python' "examples/$name/Pulumi.yaml"; then
+  # A Python program runs on the virtualenv's python, first on PATH as when it is activated.
+  compute_setup_python
+  export PATH="$COMPUTE_PYTHON_VENV/bin:$PATH"
+fi
 
 cd "examples/$name"
 pulumi stack init example >/dev/null

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the Pulumi CLI and its Node.js language host from Go modules into a cache outside the
-# repository. The CLI is pinned to the release that matches the @pulumi/pulumi development
-# dependency.
+# Builds the Pulumi CLI and its Node.js and YAML language hosts from Go modules into a cache
+# outside the repository. The CLI is pinned to the release that matches the @pulumi/pulumi
+# development dependency.
 #
 # Why build: the machines this project runs on reach package registries only, so the usual
 # prebuilt-binary download is impossible. `go install .../cmd/pulumi@vX` is refused because the
@@ -21,6 +21,15 @@
 # Known limit of that older host: it does not read `runtime.options` from Pulumi.yaml
 # (typescript, tsconfig, nodeargs, packagemanager); TypeScript support is on regardless.
 #
+# The YAML language host (pulumi-language-yaml) comes from github.com/pulumi/pulumi-yaml, built
+# in a third wrapper module (it requires pkg/sdk v3.143.0, which cannot share a build with the
+# CLI's v3.248.0). Its main package is scripts/yaml-host/main.go: the upstream host as its own
+# main starts it, plus the one adapter it needs under this engine (typed `config:` values; the
+# file says why). It is a separate piece with its own stamp (the release and the adapter's
+# hash), so a cache that already holds the CLI gains it without rebuilding the CLI. Both hosts
+# go next to `pulumi`: the engine looks for language hosts there ("bundled"), so no PATH entry
+# other than bin/ is needed.
+#
 # Prints the engine's root folder (the one holding bin/pulumi) on its last line of stdout.
 set -euo pipefail
 
@@ -29,31 +38,47 @@ PULUMI_VERSION="${PULUMI_VERSION:-3.248.0}"
 LANGUAGE_HOST_SDK_VERSION="${LANGUAGE_HOST_SDK_VERSION:-3.68.0}"
 CACHE_ROOT="${COMPUTE_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/compute-provider}"
 ENGINE_ROOT="$CACHE_ROOT/pulumi-v$PULUMI_VERSION"
+# The pulumi-yaml release built as the YAML host (its cmd/pulumi-language-yaml).
+YAML_HOST_VERSION="${YAML_HOST_VERSION:-1.13.0}"
 STAMP="cli v$PULUMI_VERSION; nodejs language host from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
+YAML_HOST_MAIN="$(cd "$(dirname "$0")" && pwd)/yaml-host/main.go"
+YAML_STAMP="yaml language host from pulumi-yaml v$YAML_HOST_VERSION; main $(sha256sum "$YAML_HOST_MAIN" | cut -c1-16)"
+WORK="$CACHE_ROOT/build-v$PULUMI_VERSION"
+VERSION_VAR="github.com/pulumi/pulumi/sdk/v3/go/common/version.Version"
 
 log() { printf '[engine] %s\n' "$*" >&2; }
 
-if [ -x "$ENGINE_ROOT/bin/pulumi" ] && [ -x "$ENGINE_ROOT/bin/pulumi-language-nodejs" ] \
-  && [ "$(cat "$ENGINE_ROOT/bin/.stamp" 2>/dev/null)" = "$STAMP" ] \
-  && [ "$("$ENGINE_ROOT/bin/pulumi" version 2>/dev/null)" = "v$PULUMI_VERSION" ]; then
-  log "reusing Pulumi v$PULUMI_VERSION from $ENGINE_ROOT"
-  echo "$ENGINE_ROOT"
-  exit 0
-fi
+require_go() {
+  if ! command -v go >/dev/null 2>&1; then
+    log "error: Go is not on PATH. The Pulumi engine is built from Go modules; install Go >= 1.25 and retry."
+    exit 1
+  fi
+  export GOFLAGS="-mod=mod"
+  # The checksum database is not reachable from every machine this runs on (only the module
+  # proxy is; pulumi-yaml is not in it at all), so module hashes are taken from the proxy and
+  # recorded in the wrappers' go.sum.
+  export GOSUMDB="${GOSUMDB:-off}"
+}
 
-if ! command -v go >/dev/null 2>&1; then
-  log "error: Go is not on PATH. The Pulumi engine is built from Go modules; install Go >= 1.25 and retry."
-  exit 1
-fi
+cli_is_built() {
+  [ -x "$ENGINE_ROOT/bin/pulumi" ] && [ -x "$ENGINE_ROOT/bin/pulumi-language-nodejs" ] \
+    && [ "$(cat "$ENGINE_ROOT/bin/.stamp" 2>/dev/null)" = "$STAMP" ] \
+    && [ "$("$ENGINE_ROOT/bin/pulumi" version 2>/dev/null)" = "v$PULUMI_VERSION" ]
+}
 
-log "building Pulumi v$PULUMI_VERSION and pulumi-language-nodejs (sdk/v3 v$LANGUAGE_HOST_SDK_VERSION) from Go modules into $ENGINE_ROOT"
-log "the first build takes several minutes; later runs reuse the cache"
+yaml_host_is_built() {
+  [ -x "$ENGINE_ROOT/bin/pulumi-language-yaml" ] \
+    && [ "$(cat "$ENGINE_ROOT/bin/.stamp-yaml" 2>/dev/null)" = "$YAML_STAMP" ]
+}
 
-WORK="$CACHE_ROOT/build-v$PULUMI_VERSION"
-rm -rf "$ENGINE_ROOT/bin.tmp"
-mkdir -p "$WORK/cli" "$WORK/nodejs-host" "$ENGINE_ROOT/bin.tmp"
+build_cli() {
+  require_go
+  log "building Pulumi v$PULUMI_VERSION and pulumi-language-nodejs (sdk/v3 v$LANGUAGE_HOST_SDK_VERSION) from Go modules into $ENGINE_ROOT"
+  log "the first build takes several minutes; later runs reuse the cache"
+  rm -rf "$ENGINE_ROOT/bin.tmp"
+  mkdir -p "$WORK/cli" "$WORK/nodejs-host" "$ENGINE_ROOT/bin.tmp"
 
-cat >"$WORK/cli/go.mod" <<GOMOD
+  cat >"$WORK/cli/go.mod" <<GOMOD
 module compute-provider/pulumi-engine
 
 go 1.25.11
@@ -66,7 +91,7 @@ require (
 replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
 GOMOD
 
-cat >"$WORK/nodejs-host/go.mod" <<GOMOD
+  cat >"$WORK/nodejs-host/go.mod" <<GOMOD
 module compute-provider/pulumi-language-nodejs
 
 go 1.21
@@ -74,26 +99,59 @@ go 1.21
 require github.com/pulumi/pulumi/sdk/v3 v$LANGUAGE_HOST_SDK_VERSION
 GOMOD
 
-export GOFLAGS="-mod=mod"
-# The checksum database is not reachable from every machine this runs on (only the module
-# proxy is), so module hashes are taken from the proxy and recorded in the wrappers' go.sum.
-export GOSUMDB="${GOSUMDB:-off}"
-VERSION_VAR="github.com/pulumi/pulumi/sdk/v3/go/common/version.Version"
+  if ! (cd "$WORK/cli" && go build -trimpath -tags osusergo,grpcnotrace \
+    -ldflags "-s -w -X $VERSION_VAR=v$PULUMI_VERSION" \
+    -o "$ENGINE_ROOT/bin.tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi); then
+    log "error: building the Pulumi CLI failed. Is the Go module proxy reachable (GOPROXY=$(go env GOPROXY))?"
+    exit 1
+  fi
+  if ! (cd "$WORK/nodejs-host" && go build -trimpath -tags osusergo,grpcnotrace \
+    -ldflags "-s -w -X $VERSION_VAR=v$LANGUAGE_HOST_SDK_VERSION" \
+    -o "$ENGINE_ROOT/bin.tmp/pulumi-language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs); then
+    log "error: building the Node.js language host (sdk/v3 v$LANGUAGE_HOST_SDK_VERSION) failed."
+    exit 1
+  fi
+  printf '%s\n' "$STAMP" >"$ENGINE_ROOT/bin.tmp/.stamp"
+  rm -rf "$ENGINE_ROOT/bin"
+  mv "$ENGINE_ROOT/bin.tmp" "$ENGINE_ROOT/bin"
+  log "built: pulumi $("$ENGINE_ROOT/bin/pulumi" version), pulumi-language-nodejs from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
+}
 
-if ! (cd "$WORK/cli" && go build -trimpath -tags osusergo,grpcnotrace \
-  -ldflags "-s -w -X $VERSION_VAR=v$PULUMI_VERSION" \
-  -o "$ENGINE_ROOT/bin.tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi); then
-  log "error: building the Pulumi CLI failed. Is the Go module proxy reachable (GOPROXY=$(go env GOPROXY))?"
-  exit 1
+build_yaml_host() {
+  require_go
+  log "building pulumi-language-yaml (pulumi-yaml v$YAML_HOST_VERSION) from Go modules into $ENGINE_ROOT/bin"
+  mkdir -p "$WORK/yaml-host"
+  cat >"$WORK/yaml-host/go.mod" <<GOMOD
+module compute-provider/pulumi-language-yaml
+
+go 1.21
+
+require github.com/pulumi/pulumi-yaml v$YAML_HOST_VERSION
+GOMOD
+  cp "$YAML_HOST_MAIN" "$WORK/yaml-host/main.go"
+  # Written aside, then renamed: a run using bin/ at the same time never sees half a binary.
+  local partial="$ENGINE_ROOT/bin/.pulumi-language-yaml.partial"
+  rm -f "$partial"
+  if ! (cd "$WORK/yaml-host" && go build -trimpath -tags osusergo,grpcnotrace \
+    -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$YAML_HOST_VERSION" \
+    -o "$partial" .); then
+    rm -f "$partial"
+    log "error: building the YAML language host (pulumi-yaml v$YAML_HOST_VERSION) failed. Is the Go module proxy reachable (GOPROXY=$(go env GOPROXY))?"
+    exit 1
+  fi
+  mv "$partial" "$ENGINE_ROOT/bin/pulumi-language-yaml"
+  printf '%s\n' "$YAML_STAMP" >"$ENGINE_ROOT/bin/.stamp-yaml"
+  log "built: pulumi-language-yaml from pulumi-yaml v$YAML_HOST_VERSION"
+}
+
+if cli_is_built; then
+  log "reusing Pulumi v$PULUMI_VERSION from $ENGINE_ROOT"
+else
+  build_cli
 fi
-if ! (cd "$WORK/nodejs-host" && go build -trimpath -tags osusergo,grpcnotrace \
-  -ldflags "-s -w -X $VERSION_VAR=v$LANGUAGE_HOST_SDK_VERSION" \
-  -o "$ENGINE_ROOT/bin.tmp/pulumi-language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs); then
-  log "error: building the Node.js language host (sdk/v3 v$LANGUAGE_HOST_SDK_VERSION) failed."
-  exit 1
+if yaml_host_is_built; then
+  log "reusing pulumi-language-yaml v$YAML_HOST_VERSION from $ENGINE_ROOT"
+else
+  build_yaml_host
 fi
-printf '%s\n' "$STAMP" >"$ENGINE_ROOT/bin.tmp/.stamp"
-rm -rf "$ENGINE_ROOT/bin"
-mv "$ENGINE_ROOT/bin.tmp" "$ENGINE_ROOT/bin"
-log "built: pulumi $("$ENGINE_ROOT/bin/pulumi" version), pulumi-language-nodejs from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
 echo "$ENGINE_ROOT"

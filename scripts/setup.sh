@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One-time (and idempotent) set-up of a clone: dependencies, build, the package's link to
-# itself, and the Pulumi engine. Every other script calls this first.
+# itself, the Pulumi engine (CLI, Node.js and YAML language hosts) and the native plugin
+# installed for the user. Every other script calls this first.
 #
 # Prints nothing on stdout but the engine root on its last line (scripts capture it).
 set -euo pipefail
@@ -33,4 +34,25 @@ if [ ! -e node_modules/pulumi-compute ]; then
   ln -s .. node_modules/pulumi-compute
 fi
 
-bash scripts/install-pulumi-engine.sh
+engine_root=$(bash scripts/install-pulumi-engine.sh | tail -n 1)
+
+# Dynamic resources run in the engine's `pulumi-resource-pulumi-nodejs`, a launcher shipped with
+# @pulumi/pulumi. The engine looks for it next to `pulumi` ("bundled"); found anywhere else on
+# PATH it prints "using … from $PATH" on every run. So it is copied there, not linked: the engine
+# compares the resolved path. It finds @pulumi/pulumi from the program's folder at run time, so
+# one copy serves every project.
+nodejs_launcher=node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs
+if ! cmp -s "$nodejs_launcher" "$engine_root/bin/pulumi-resource-pulumi-nodejs"; then
+  cp "$nodejs_launcher" "$engine_root/bin/.pulumi-resource-pulumi-nodejs.partial"
+  chmod 0755 "$engine_root/bin/.pulumi-resource-pulumi-nodejs.partial"
+  mv "$engine_root/bin/.pulumi-resource-pulumi-nodejs.partial" "$engine_root/bin/pulumi-resource-pulumi-nodejs"
+fi
+
+# The native plugin (provider/native), installed for the user: with the engine's bin/ on PATH,
+# a TypeScript or YAML program needs nothing else (docs/provider.md, "The native plugin").
+source scripts/lib/engine-env.sh
+compute_plugin_launcher
+log "installing the native plugin (compute v$(compute_plugin_version)) into ${PULUMI_HOME:-$HOME/.pulumi}/plugins"
+compute_plugin_install "$engine_root" >&2
+
+echo "$engine_root"

@@ -2,8 +2,9 @@
 /**
  * Drives the real Pulumi engine through the Automation API over the bench's directory program,
  * as `pulumi up` would run for a user (same set-up as test/e2e/harness.ts): a file backend in a
- * scratch directory, its own PULUMI_HOME, the engine built by scripts/setup.sh, and the
- * dynamic-provider launcher of @pulumi/pulumi on PATH.
+ * scratch directory, its own PULUMI_HOME, and the engine built by scripts/setup.sh on PATH (with
+ * the language hosts and the dynamic provider's launcher next to `pulumi`, where the engine finds
+ * them without a "from $PATH" warning).
  */
 const fs = require("node:fs");
 const os = require("node:os");
@@ -43,14 +44,13 @@ async function createStack({ name, program = "fleet", emulator, config = {} }) {
   let stack;
   try {
     fs.mkdirSync(stateDir, { recursive: true });
-    const launcherDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
     const envVars = {
       PULUMI_BACKEND_URL: `file://${stateDir}`,
       PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-      PATH: [path.join(root, "bin"), launcherDir, process.env.PATH ?? ""].join(path.delimiter),
+      PATH: [path.join(root, "bin"), process.env.PATH ?? ""].join(path.delimiter),
       COMPUTE_BASE_URL: "",
       COMPUTE_API_KEY: "",
       COMPUTE_TEAM_ID: "",

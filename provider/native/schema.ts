@@ -167,7 +167,9 @@ export function packageSchema(version: string): object {
     types: Object.fromEntries(Object.entries(types.specs).sort(([a], [b]) => a.localeCompare(b))),
     language: {
       nodejs: { packageName: "pulumi-compute" },
-      python: { packageName: "pulumi_compute" },
+      // respectSchemaVersion: the generated SDK carries the package's version, so its resources
+      // ask the engine for that version of the plugin (without it, 0.0.0, which nothing installs).
+      python: { packageName: "pulumi_compute", respectSchemaVersion: true },
     },
   };
 }

@@ -12,19 +12,61 @@ compute_setup() {
   export COMPUTE_PULUMI_ROOT
 }
 
+# compute_setup_python: what Python programs need on top of compute_setup (the Python host, the
+# generated SDK, the virtualenv .venv; scripts/setup-python.sh), then exports
+# COMPUTE_PYTHON_VENV, the virtualenv it printed on its last line.
+compute_setup_python() {
+  COMPUTE_PYTHON_VENV=$(bash scripts/setup-python.sh | tail -n 1)
+  export COMPUTE_PYTHON_VENV
+}
+
+# compute_plugin_launcher: writes dist/bin/pulumi-resource-compute, the native plugin's
+# executable: it runs the built entry point with absolute paths (the engine starts plugins in
+# the project's folder) and `exec`, so the engine's signals reach node. Rewritten only when its
+# text changes. No PulumiPlugin.yaml beside it: `plugin install` would then run the Node host's
+# dependency install, which this plain executable does not need.
+compute_plugin_launcher() {
+  local launcher=dist/bin/pulumi-resource-compute text
+  text=$(printf '#!/bin/sh\nexec node "%s" "$@"' "$PWD/dist/provider/native/main.js")
+  if [ "$(cat "$launcher" 2>/dev/null)" != "$text" ]; then
+    mkdir -p dist/bin
+    printf '%s\n' "$text" >"$launcher.partial"
+    chmod 0755 "$launcher.partial"
+    mv "$launcher.partial" "$launcher"
+  fi
+}
+
+# compute_plugin_version: the native plugin's version, the package's.
+compute_plugin_version() {
+  node -p 'require("./package.json").version'
+}
+
+# compute_plugin_install <engine root>: installs the launcher into the plugin cache of the
+# PULUMI_HOME in force (~/.pulumi without one), where the engine and the YAML host find
+# `pulumi-resource-compute` (docs/native-plugin-engine-facts.md, §3). `--reinstall` each time:
+# it takes a moment and refreshes both schema caches, which an unchanged launcher would keep.
+compute_plugin_install() {
+  local output
+  if ! output=$(PULUMI_SKIP_UPDATE_CHECK=true "$1/bin/pulumi" plugin install resource compute \
+    "$(compute_plugin_version)" --file dist/bin/pulumi-resource-compute --reinstall 2>&1); then
+    printf 'installing the native plugin failed:\n%s\n' "$output" >&2
+    return 1
+  fi
+}
+
 # compute_engine_env <state dir> <pulumi home> <passphrase>: the environment `pulumi` runs in,
-# self-contained: a file backend in <state dir>, its own home, no update check, no plugin
-# download (the only plugin is the dynamic provider's launcher, from @pulumi/pulumi), and the
-# engine compute_setup built first on PATH.
+# self-contained: a file backend in <state dir>, its own home (with the native plugin
+# installed), no update check, no plugin download, and the engine compute_setup built first on
+# PATH. Nothing else goes on PATH: the language hosts and the dynamic provider's launcher sit
+# next to `pulumi`, where the engine looks without warning.
 compute_engine_env() {
-  local launcher_dir
-  launcher_dir=$(node -p 'require("path").dirname(require.resolve("@pulumi/pulumi/package.json"))')
-  export PATH="$COMPUTE_PULUMI_ROOT/bin:$launcher_dir:$PATH"
+  export PATH="$COMPUTE_PULUMI_ROOT/bin:$PATH"
   export PULUMI_BACKEND_URL="file://$1"
   export PULUMI_HOME="$2"
   export PULUMI_CONFIG_PASSPHRASE="$3"
   export PULUMI_SKIP_UPDATE_CHECK=true
   export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+  compute_plugin_install "$COMPUTE_PULUMI_ROOT"
 }
 
 # compute_emulator_start <dir> [compute-emulator flag…]: starts the built emulator in the

@@ -1,11 +1,13 @@
 /**
  * Drives the real Pulumi engine (CLI built by scripts/install-pulumi-engine.sh) through the
  * Automation API over a directory program, each stack against its own emulator and its own
- * state directory, as a user's `pulumi up` would run.
+ * state directory, as a user's `pulumi up` would run: TypeScript programs (dynamic resources)
+ * and YAML programs (the native plugin, installed into the stack's own Pulumi home as
+ * scripts/setup.sh installs it for a user).
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
@@ -25,12 +27,62 @@ export function engineRoot(): string {
   return root;
 }
 
+/** The native plugin's executable, written by scripts/setup.sh. */
+const PLUGIN_LAUNCHER = path.join(REPO_ROOT, "dist", "bin", "pulumi-resource-compute");
+
+/**
+ * `pulumi plugin install resource compute <version> --file <launcher> --reinstall` into
+ * `pulumiHome`: the command scripts/setup.sh runs for a user.
+ */
+async function installNativePlugin(pulumiHome: string, env: Record<string, string>): Promise<void> {
+  if (!existsSync(PLUGIN_LAUNCHER)) {
+    throw new Error(`${PLUGIN_LAUNCHER} is missing: run \`bash scripts/setup.sh\` (npm test does) before the end-to-end suites`);
+  }
+  const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
+  await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["plugin", "install", "resource", "compute", version, "--file", PLUGIN_LAUNCHER, "--reinstall"], {
+    env: { ...process.env, ...env, PULUMI_HOME: pulumiHome },
+  });
+}
+
+/** `program`: a folder under test/e2e/programs, or an absolute path (the examples). */
+function programDir(program = "stack"): string {
+  return path.isAbsolute(program) ? program : path.join(__dirname, "programs", program);
+}
+
+/** The virtualenv scripts/setup-python.sh makes: pulumi and the generated pulumi_compute. */
+export const PYTHON_VENV = path.join(REPO_ROOT, ".venv");
+
+/**
+ * What a Python program needs first on PATH: the virtualenv's `python` (the engine's Python
+ * host runs the first one on PATH, as a user's activated virtualenv provides). None for others.
+ */
+function pythonPath(dir: string): string[] {
+  const project = readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
+  if (!/^runtime:\s*(\n\s+name:\s*)?python\b/m.test(project)) return [];
+  if (!existsSync(path.join(PYTHON_VENV, "bin", "python"))) {
+    throw new Error(`${PYTHON_VENV} is missing: run \`bash scripts/setup-python.sh\` (npm test does) before the Python end-to-end suites`);
+  }
+  return [path.join(PYTHON_VENV, "bin")];
+}
+
+/** The resource types of both faces: the dynamic resources and the native plugin's. */
+const POD_TYPES = new Set(["pulumi-nodejs:dynamic/compute:Pod", "compute:index:Pod"]);
+const SANDBOX_TYPES = new Set(["pulumi-nodejs:dynamic/compute:Sandbox", "compute:index:Sandbox"]);
+
 export interface E2EStack {
   stack: Stack;
+  /** The program's folder. */
+  readonly workDir: string;
   readonly emulator: RunningEmulator;
   control: EmulatorControl;
   /** Stops the emulator and starts it again on the same port from its data directory. */
   restartEmulator(downMs?: number): Promise<void>;
+  /**
+   * Runs the engine's CLI in the program's folder with the stack's environment (backend, home,
+   * passphrase), for what the Automation API has no call for. Resolves with its output whatever
+   * its exit code.
+   */
+  cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   /** Pod and sandbox ids the stack's state knows. */
   stateIds(): Promise<{ pods: string[]; sandboxes: string[] }>;
   /** Pod and sandbox ids that exist (and bill) in the emulator. */
@@ -75,21 +127,23 @@ export async function createE2EStack(name: string, options: { program?: string; 
   let workDir: string;
   try {
     const pulumiCommand = await PulumiCommand.get({ root: engineRoot() });
-    const launcherDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
     envVars = {
       PULUMI_BACKEND_URL: `file://${path.join(scratch, "state")}`,
       PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-      PATH: [path.join(engineRoot(), "bin"), launcherDir, process.env.PATH ?? ""].join(path.delimiter),
+      // The engine's bin/ alone: the language hosts and the dynamic provider's launcher sit
+      // there (scripts/setup.sh), where the engine finds them without a "from $PATH" warning.
+      PATH: [...pythonPath(programDir(options.program)), path.join(engineRoot(), "bin"), process.env.PATH ?? ""].join(path.delimiter),
       // The provider must take its settings from stack config, not from a stray environment.
       COMPUTE_BASE_URL: "",
       COMPUTE_API_KEY: "",
       COMPUTE_TEAM_ID: "",
     };
     mkdirSync(path.join(scratch, "state"), { recursive: true });
-    workDir = path.isAbsolute(options.program ?? "") ? options.program! : path.join(__dirname, "programs", options.program ?? "stack");
+    await installNativePlugin(path.join(scratch, "home"), envVars);
+    workDir = programDir(options.program);
     stack = await LocalWorkspace.createOrSelectStack({ stackName: name, workDir }, { pulumiHome: path.join(scratch, "home"), envVars, pulumiCommand });
     await stack.setConfig("compute:baseUrl", { value: emulator.url });
     await stack.setConfig("compute:apiKey", { value: emulator.apiKey, secret: true });
@@ -109,8 +163,10 @@ export async function createE2EStack(name: string, options: { program?: string; 
     const sandboxes = (await api("/v2/sandboxes")).sandboxes.map((s) => s.id).sort();
     return { pods, sandboxes };
   };
+  const cliEnv = () => ({ ...process.env, ...envVars, PULUMI_HOME: path.join(scratch, "home") });
   return {
     stack,
+    workDir,
     get emulator() {
       return emulator;
     },
@@ -123,10 +179,19 @@ export async function createE2EStack(name: string, options: { program?: string; 
     },
     async stateIds() {
       const deployment = (await stack.exportStack()).deployment as { resources?: Array<{ type: string; id?: string }> };
-      const ids = (type: string) => (deployment.resources ?? []).filter((r) => r.type === type && r.id).map((r) => r.id!).sort();
-      return { pods: ids("pulumi-nodejs:dynamic/compute:Pod"), sandboxes: ids("pulumi-nodejs:dynamic/compute:Sandbox") };
+      const ids = (types: Set<string>) => (deployment.resources ?? []).filter((r) => types.has(r.type) && r.id).map((r) => r.id!).sort();
+      return { pods: ids(POD_TYPES), sandboxes: ids(SANDBOX_TYPES) };
     },
     liveIds,
+    async cli(args) {
+      return new Promise((resolve, reject) => {
+        execFile(path.join(engineRoot(), "bin", "pulumi"), [...args, "--stack", name, "--non-interactive"], { cwd: workDir, env: cliEnv(), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === "number" ? error.code : undefined) : 0;
+          if (code === undefined) reject(error);
+          else resolve({ code, stdout, stderr });
+        });
+      });
+    },
     stateFilesText() {
       return readTree(path.join(scratch, "state")).join("\n");
     },
@@ -136,10 +201,9 @@ export async function createE2EStack(name: string, options: { program?: string; 
       await stack.setConfig("e2e:deleteBeforeReplace", { value: JSON.stringify(spec.deleteBeforeReplace ?? []) });
     },
     spawnUp() {
-      const env = { ...process.env, ...envVars, PULUMI_HOME: path.join(scratch, "home") };
       return spawn(path.join(engineRoot(), "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", name], {
         cwd: workDir,
-        env,
+        env: cliEnv(),
         detached: true,
         stdio: "ignore",
       });
@@ -153,8 +217,7 @@ export async function createE2EStack(name: string, options: { program?: string; 
       await control.clearRequests();
     },
     async cancel() {
-      const env = { ...process.env, ...envVars, PULUMI_HOME: path.join(scratch, "home") };
-      await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["cancel", "--yes", "--stack", name], { cwd: workDir, env });
+      await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["cancel", "--yes", "--stack", name], { cwd: workDir, env: cliEnv() });
     },
     async dispose() {
       try {

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# What Python programs need, on top of scripts/setup.sh (`npm run setup:python`; it runs
+# setup.sh first unless COMPUTE_PULUMI_ROOT already names the engine root setup.sh printed).
+# Idempotent; each step is skipped while its inputs are unchanged. Everything it makes is a build output, never committed:
+#
+# 1. The Python language host next to `pulumi` (a bundled name there, so the engine finds it
+#    without a "from $PATH" warning). As for the Node host, the standalone module is refused by
+#    the Go module proxy; sdk/v3 v3.68.0 holds `python/cmd/pulumi-language-python` and its exec
+#    shim, and drives 3.248 programs (the program runs on the pulumi package of the virtualenv).
+#    Known limit of that older host: it does not read `runtime.options` (virtualenv, toolchain)
+#    from Pulumi.yaml; it runs the `python` first on PATH, so activate the virtualenv.
+# 2. The SDK `pulumi_compute`, generated from schema.json into dist/python by Pulumi's own
+#    generator (scripts/python-sdk, built once into the engine cache). Generated, not committed:
+#    schema.json is the one source, and test/provider/schema.test.ts keeps that current.
+# 3. A virtualenv, .venv, with pulumi==<the engine's release> and that SDK installed.
+#
+# Prints the virtualenv's folder on its last line of stdout.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '[setup-python] %s\n' "$*" >&2; }
+
+if [ -z "${COMPUTE_PULUMI_ROOT:-}" ]; then
+  source scripts/lib/engine-env.sh
+  compute_setup
+fi
+PULUMI_VERSION="${PULUMI_VERSION:-3.248.0}"
+LANGUAGE_HOST_SDK_VERSION="${LANGUAGE_HOST_SDK_VERSION:-3.68.0}"
+CACHE_ROOT="${COMPUTE_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/compute-provider}"
+BIN="$COMPUTE_PULUMI_ROOT/bin"
+VENV="$PWD/.venv"
+export GOFLAGS="-mod=mod" GOSUMDB="${GOSUMDB:-off}"
+
+python=$(command -v python3 || true)
+if [ -z "$python" ] || ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+  log "error: Python >= 3.10 (python3 with venv and pip) is required for Python programs"
+  exit 1
+fi
+
+# 1. The language host.
+host_stamp="python language host from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
+if [ "$(cat "$BIN/.stamp-python" 2>/dev/null)" != "$host_stamp" ] || [ ! -x "$BIN/pulumi-language-python" ]; then
+  log "building pulumi-language-python (sdk/v3 v$LANGUAGE_HOST_SDK_VERSION)"
+  work="$CACHE_ROOT/build-python-host-v$LANGUAGE_HOST_SDK_VERSION"
+  mkdir -p "$work"
+  cat >"$work/go.mod" <<GOMOD
+module compute-provider/pulumi-language-python
+
+go 1.21
+
+require github.com/pulumi/pulumi/sdk/v3 v$LANGUAGE_HOST_SDK_VERSION
+GOMOD
+  (cd "$work" && go build -trimpath -tags osusergo,grpcnotrace \
+    -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$LANGUAGE_HOST_SDK_VERSION" \
+    -o "$BIN/pulumi-language-python.tmp" github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python)
+  module_dir=$(cd "$work" && go list -m -f '{{.Dir}}' "github.com/pulumi/pulumi/sdk/v3")
+  install -m 0755 "$module_dir/python/cmd/pulumi-language-python-exec" "$BIN/pulumi-language-python-exec"
+  mv "$BIN/pulumi-language-python.tmp" "$BIN/pulumi-language-python"
+  printf '%s\n' "$host_stamp" >"$BIN/.stamp-python"
+fi
+
+# 2. The generator (keyed by its sources) and the SDK (keyed by the schema and the generator).
+gen_key=$(cat scripts/python-sdk/main.go scripts/python-sdk/go.mod | sha256sum | cut -c1-16)
+generator="$CACHE_ROOT/python-sdk-gen-$gen_key"
+if [ ! -x "$generator" ]; then
+  log "building the Python SDK generator (Pulumi's pkg/v3/codegen/python v$PULUMI_VERSION)"
+  (cd scripts/python-sdk && go build -trimpath -o "$generator.tmp" .)
+  mv "$generator.tmp" "$generator"
+fi
+sdk_key="$gen_key $(sha256sum schema.json | cut -c1-16)"
+if [ "$(cat dist/python/.stamp 2>/dev/null)" != "$sdk_key" ]; then
+  log "generating the Python SDK pulumi_compute into dist/python"
+  "$generator" schema.json dist/python
+  printf '%s\n' "$sdk_key" >dist/python/.stamp
+fi
+
+# 3. The virtualenv.
+venv_key="pulumi==$PULUMI_VERSION $sdk_key $("$python" -c 'import sys; print(sys.version.split()[0])')"
+if [ "$(cat "$VENV/.stamp" 2>/dev/null)" != "$venv_key" ]; then
+  log "installing pulumi==$PULUMI_VERSION and pulumi_compute into $VENV"
+  [ -x "$VENV/bin/python" ] || "$python" -m venv "$VENV"
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "pulumi==$PULUMI_VERSION" >&2
+  # --force-reinstall of the SDK alone: its version stays the package's while its code changes.
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./dist/python >&2
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check ./dist/python >&2
+  printf '%s\n' "$venv_key" >"$VENV/.stamp"
+fi
+
+echo "$VENV"

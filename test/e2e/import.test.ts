@@ -1,0 +1,122 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { parse, stringify } from "yaml";
+import { ComputeClient } from "../../sdk";
+import { createE2EStack, type E2EStack } from "./harness";
+
+jest.setTimeout(10 * 60_000);
+
+const PROJECT = { name: "compute-e2e-import", runtime: "yaml", description: "A stack that brings in a pod and a sandbox made outside it." };
+
+interface Program {
+  resources?: Record<string, { type: string; properties: Record<string, unknown>; options?: Record<string, unknown> }>;
+}
+
+/**
+ * `pulumi import` of a pod and a sandbox made outside the stack (with the SDK, as someone using
+ * the console or the API would), through the real engine and the native plugin. The YAML host
+ * writes the program that declares them; that program, as generated, previews with no changes,
+ * and destroy then deletes what was imported.
+ */
+describe("pulumi import of a pod and a sandbox made outside the stack", () => {
+  let programDir: string;
+  let e2e: E2EStack;
+  let client: ComputeClient;
+  let podId: string;
+  let sandboxId: string;
+  const generated: Program = { resources: {} };
+
+  /** `pulumi import <type> <name> <id> --protect=false --yes`, the generated code read from --out. */
+  async function importResource(type: string, name: string, id: string): Promise<Program> {
+    const out = path.join(programDir, `.generated-${name}.yaml`);
+    const run = await e2e.cli(["import", type, name, id, "--protect=false", "--yes", "--out", out]);
+    if (run.code !== 0) throw new Error(`pulumi import failed (${run.code}):\n${run.stdout}\n${run.stderr}`);
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/from \$PATH/);
+    const code = parse(readFileSync(out, "utf8")) as Program;
+    rmSync(out);
+    return code;
+  }
+
+  beforeAll(async () => {
+    programDir = mkdtempSync(path.join(tmpdir(), "compute-e2e-import-program-"));
+    writeFileSync(path.join(programDir, "Pulumi.yaml"), stringify(PROJECT));
+    e2e = await createE2EStack("import", { program: programDir });
+    client = new ComputeClient({ baseUrl: e2e.emulator.url, apiKey: e2e.emulator.apiKey, env: {} });
+    const pod = await client.pods.create({
+      name: "legacy-api",
+      image: "nginx:1.27",
+      cpu: { id: "cpu3c", vcpuCount: 2 },
+      dataCenterIds: ["US-TX-3"],
+      ports: ["80/http", "22/tcp"],
+      env: { MODE: "prod" },
+      mounts: { network: [{ volumeId: "vol_dev_tx", path: "/srv/data" }] },
+      startSsh: true,
+    });
+    podId = pod.id;
+    const sandbox = await client.sandboxes.create({
+      name: "legacy-scratch",
+      image: "python:3.12-slim",
+      compute: { vcpuCount: 1, memoryInGb: 2, containerDiskInGb: 5 },
+      idleTimeoutSeconds: 900,
+      labels: { team: "research" },
+    });
+    sandboxId = sandbox.id;
+  });
+  afterAll(async () => {
+    await client?.close();
+    await e2e?.stack.destroy().catch(() => undefined);
+    await e2e?.dispose();
+    rmSync(programDir, { recursive: true, force: true });
+  });
+
+  it("imports the pod by id and generates its YAML declaration with the pod's settings", async () => {
+    const code = await importResource("compute:index:Pod", "api", podId);
+    expect(Object.keys(code.resources ?? {})).toEqual(["api"]);
+    // The YAML generator writes the short token form (`compute:Pod` for `compute:index:Pod`).
+    expect(code.resources!.api).toMatchObject({
+      type: "compute:Pod",
+      properties: {
+        name: "legacy-api",
+        image: "nginx:1.27",
+        cpu: { id: "cpu3c", vcpuCount: 2 },
+        ports: ["80/http", "22/tcp"],
+        env: { MODE: "prod" },
+        mounts: { network: [{ volumeId: "vol_dev_tx", path: "/srv/data" }] },
+        startSsh: true,
+      },
+    });
+    Object.assign(generated.resources!, code.resources);
+    expect(await e2e.stateIds()).toEqual({ pods: [podId], sandboxes: [] });
+  });
+
+  it("imports the sandbox by id", async () => {
+    const code = await importResource("compute:index:Sandbox", "scratch", sandboxId);
+    expect(code.resources!.scratch).toMatchObject({
+      type: "compute:Sandbox",
+      properties: {
+        name: "legacy-scratch",
+        image: "python:3.12-slim",
+        compute: { vcpuCount: 1, memoryInGb: 2, containerDiskInGb: 5 },
+        idleTimeoutSeconds: 900,
+        labels: { team: "research" },
+      },
+    });
+    Object.assign(generated.resources!, code.resources);
+    expect(await e2e.stateIds()).toEqual({ pods: [podId], sandboxes: [sandboxId] });
+  });
+
+  it("the program holding the generated declarations previews with no changes", async () => {
+    writeFileSync(path.join(programDir, "Pulumi.yaml"), stringify({ ...PROJECT, ...generated }));
+    const preview = await e2e.stack.preview();
+    expect(preview.changeSummary).toEqual({ same: 3 });
+  });
+
+  it("an up changes nothing, and destroy deletes what was imported", async () => {
+    const up = await e2e.stack.up();
+    expect(up.summary.resourceChanges).toEqual({ same: 3 });
+    expect(await e2e.liveIds()).toEqual({ pods: [podId], sandboxes: [sandboxId] });
+    await e2e.stack.destroy();
+    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [] });
+  });
+});
