@@ -30,6 +30,8 @@
 # go next to `pulumi`: the engine looks for language hosts there ("bundled"), so no PATH entry
 # other than bin/ is needed.
 #
+# With --python (scripts/setup-python.sh) it also builds the Python language host, next to them.
+#
 # Prints the engine's root folder (the one holding bin/pulumi) on its last line of stdout.
 set -euo pipefail
 
@@ -42,6 +44,7 @@ ENGINE_ROOT="$CACHE_ROOT/pulumi-v$PULUMI_VERSION"
 YAML_HOST_VERSION="${YAML_HOST_VERSION:-1.13.0}"
 STAMP="cli v$PULUMI_VERSION; nodejs language host from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
 YAML_HOST_MAIN="$(cd "$(dirname "$0")" && pwd)/yaml-host/main.go"
+PYTHON_STAMP="python language host from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
 YAML_STAMP="yaml language host from pulumi-yaml v$YAML_HOST_VERSION; main $(sha256sum "$YAML_HOST_MAIN" | cut -c1-16)"
 WORK="$CACHE_ROOT/build-v$PULUMI_VERSION"
 VERSION_VAR="github.com/pulumi/pulumi/sdk/v3/go/common/version.Version"
@@ -117,6 +120,23 @@ GOMOD
   log "built: pulumi $("$ENGINE_ROOT/bin/pulumi" version), pulumi-language-nodejs from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
 }
 
+# build_piece <binary> <stamp file> <stamp> <module dir> <version variable=value> <package>:
+# builds one more binary of bin/ from the wrapper module in <module dir>, written aside and then
+# renamed (a run using bin/ at the same time never sees half a binary), and records its stamp.
+build_piece() {
+  local binary=$1 stamp_file=$2 stamp=$3 module=$4 version=$5 package=$6
+  local partial="$ENGINE_ROOT/bin/.$binary.partial"
+  rm -f "$partial"
+  if ! (cd "$module" && go build -trimpath -tags osusergo,grpcnotrace -ldflags "-s -w -X $version" -o "$partial" "$package"); then
+    rm -f "$partial"
+    log "error: building $binary failed. Is the Go module proxy reachable (GOPROXY=$(go env GOPROXY))?"
+    exit 1
+  fi
+  mv "$partial" "$ENGINE_ROOT/bin/$binary"
+  printf '%s\n' "$stamp" >"$ENGINE_ROOT/bin/$stamp_file"
+  log "built: $stamp"
+}
+
 build_yaml_host() {
   require_go
   log "building pulumi-language-yaml (pulumi-yaml v$YAML_HOST_VERSION) from Go modules into $ENGINE_ROOT/bin"
@@ -129,19 +149,34 @@ go 1.21
 require github.com/pulumi/pulumi-yaml v$YAML_HOST_VERSION
 GOMOD
   cp "$YAML_HOST_MAIN" "$WORK/yaml-host/main.go"
-  # Written aside, then renamed: a run using bin/ at the same time never sees half a binary.
-  local partial="$ENGINE_ROOT/bin/.pulumi-language-yaml.partial"
-  rm -f "$partial"
-  if ! (cd "$WORK/yaml-host" && go build -trimpath -tags osusergo,grpcnotrace \
-    -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$YAML_HOST_VERSION" \
-    -o "$partial" .); then
-    rm -f "$partial"
-    log "error: building the YAML language host (pulumi-yaml v$YAML_HOST_VERSION) failed. Is the Go module proxy reachable (GOPROXY=$(go env GOPROXY))?"
-    exit 1
-  fi
-  mv "$partial" "$ENGINE_ROOT/bin/pulumi-language-yaml"
-  printf '%s\n' "$YAML_STAMP" >"$ENGINE_ROOT/bin/.stamp-yaml"
-  log "built: pulumi-language-yaml from pulumi-yaml v$YAML_HOST_VERSION"
+  build_piece pulumi-language-yaml .stamp-yaml "$YAML_STAMP" "$WORK/yaml-host" \
+    "github.com/pulumi/pulumi-yaml/pkg/version.Version=v$YAML_HOST_VERSION" .
+}
+
+python_host_is_built() {
+  [ -x "$ENGINE_ROOT/bin/pulumi-language-python" ] && [ -x "$ENGINE_ROOT/bin/pulumi-language-python-exec" ] \
+    && [ "$(cat "$ENGINE_ROOT/bin/.stamp-python" 2>/dev/null)" = "$PYTHON_STAMP" ]
+}
+
+# The Python host: only with --python (scripts/setup-python.sh), since only Python programs need
+# it. Like the Node.js host, from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION (the standalone module is
+# refused by the proxy); its exec shim, a Python script of the same module, goes beside it.
+build_python_host() {
+  require_go
+  log "building pulumi-language-python (sdk/v3 v$LANGUAGE_HOST_SDK_VERSION) from Go modules into $ENGINE_ROOT/bin"
+  mkdir -p "$WORK/python-host"
+  cat >"$WORK/python-host/go.mod" <<GOMOD
+module compute-provider/pulumi-language-python
+
+go 1.21
+
+require github.com/pulumi/pulumi/sdk/v3 v$LANGUAGE_HOST_SDK_VERSION
+GOMOD
+  local module_dir
+  module_dir=$(cd "$WORK/python-host" && go mod download -json "github.com/pulumi/pulumi/sdk/v3@v$LANGUAGE_HOST_SDK_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  install -m 0755 "$module_dir/python/cmd/pulumi-language-python-exec" "$ENGINE_ROOT/bin/pulumi-language-python-exec"
+  build_piece pulumi-language-python .stamp-python "$PYTHON_STAMP" "$WORK/python-host" \
+    "$VERSION_VAR=v$LANGUAGE_HOST_SDK_VERSION" github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python
 }
 
 if cli_is_built; then
@@ -153,5 +188,12 @@ if yaml_host_is_built; then
   log "reusing pulumi-language-yaml v$YAML_HOST_VERSION from $ENGINE_ROOT"
 else
   build_yaml_host
+fi
+if [ "${1:-}" = --python ]; then
+  if python_host_is_built; then
+    log "reusing pulumi-language-python from $ENGINE_ROOT"
+  else
+    build_python_host
+  fi
 fi
 echo "$ENGINE_ROOT"

@@ -4,9 +4,10 @@
 # Idempotent; each step is skipped while its inputs are unchanged. Everything it makes is a build output, never committed:
 #
 # 1. The Python language host next to `pulumi` (a bundled name there, so the engine finds it
-#    without a "from $PATH" warning). As for the Node host, the standalone module is refused by
-#    the Go module proxy; sdk/v3 v3.68.0 holds `python/cmd/pulumi-language-python` and its exec
-#    shim, and drives 3.248 programs (the program runs on the pulumi package of the virtualenv).
+#    without a "from $PATH" warning), built by scripts/install-pulumi-engine.sh --python: as for
+#    the Node host, the standalone module is refused by the Go module proxy; sdk/v3 v3.68.0
+#    holds `python/cmd/pulumi-language-python` and its exec shim, and drives 3.248 programs (the
+#    program runs on the pulumi package of the virtualenv).
 #    Known limit of that older host: it does not read `runtime.options` (virtualenv, toolchain)
 #    from Pulumi.yaml; it runs the `python` first on PATH, so activate the virtualenv.
 # 2. The SDK `pulumi_compute`, generated from schema.json into dist/python by Pulumi's own
@@ -25,9 +26,7 @@ if [ -z "${COMPUTE_PULUMI_ROOT:-}" ]; then
   compute_setup
 fi
 PULUMI_VERSION="${PULUMI_VERSION:-3.248.0}"
-LANGUAGE_HOST_SDK_VERSION="${LANGUAGE_HOST_SDK_VERSION:-3.68.0}"
 CACHE_ROOT="${COMPUTE_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/compute-provider}"
-BIN="$COMPUTE_PULUMI_ROOT/bin"
 VENV="$PWD/.venv"
 export GOFLAGS="-mod=mod" GOSUMDB="${GOSUMDB:-off}"
 
@@ -37,27 +36,8 @@ if [ -z "$python" ] || ! "$python" -c 'import sys; sys.exit(sys.version_info < (
   exit 1
 fi
 
-# 1. The language host.
-host_stamp="python language host from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
-if [ "$(cat "$BIN/.stamp-python" 2>/dev/null)" != "$host_stamp" ] || [ ! -x "$BIN/pulumi-language-python" ]; then
-  log "building pulumi-language-python (sdk/v3 v$LANGUAGE_HOST_SDK_VERSION)"
-  work="$CACHE_ROOT/build-python-host-v$LANGUAGE_HOST_SDK_VERSION"
-  mkdir -p "$work"
-  cat >"$work/go.mod" <<GOMOD
-module compute-provider/pulumi-language-python
-
-go 1.21
-
-require github.com/pulumi/pulumi/sdk/v3 v$LANGUAGE_HOST_SDK_VERSION
-GOMOD
-  (cd "$work" && go build -trimpath -tags osusergo,grpcnotrace \
-    -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$LANGUAGE_HOST_SDK_VERSION" \
-    -o "$BIN/pulumi-language-python.tmp" github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python)
-  module_dir=$(cd "$work" && go list -m -f '{{.Dir}}' "github.com/pulumi/pulumi/sdk/v3")
-  install -m 0755 "$module_dir/python/cmd/pulumi-language-python-exec" "$BIN/pulumi-language-python-exec"
-  mv "$BIN/pulumi-language-python.tmp" "$BIN/pulumi-language-python"
-  printf '%s\n' "$host_stamp" >"$BIN/.stamp-python"
-fi
+# 1. The language host, built with the engine (and, like it, kept in the cache).
+bash scripts/install-pulumi-engine.sh --python >/dev/null
 
 # 2. The generator (keyed by its sources) and the SDK (keyed by the schema and the generator).
 gen_key=$(cat scripts/python-sdk/main.go scripts/python-sdk/go.mod | sha256sum | cut -c1-16)

@@ -4,10 +4,16 @@ import pulumi_compute as compute
 
 config = pulumi.Config()
 # The network volume of the training data, and its data center: a pod mounting a network volume
-# must run where the volume lives (vol_dev_ro is the emulator's volume in EU-RO-1).
-volume_id = config.get("volumeId") or "vol_dev_ro"
-data_center_id = config.get("dataCenterId") or "EU-RO-1"
+# must run where the volume lives (vol_dev_tx is the emulator's volume in US-TX-3).
+volume_id = config.get("volumeId") or "vol_dev_tx"
+data_center_id = config.get("dataCenterId") or "US-TX-3"
+mount_path = config.get("mountPath") or "/checkpoints"
 min_gpu_memory_gb = config.get_int("minGpuMemoryGb") or 80
+# Optional: SSH into the trainer (a change replaces the pod), a token for its environment (kept
+# secret in the state), the sandbox's idle timeout (a change updates it in place).
+start_ssh = config.get_bool("startSsh") or False
+api_token = config.get_secret("apiToken")
+idle_timeout_seconds = config.get_int("idleTimeoutSeconds") or 600
 
 
 def cheapest_in_stock(catalog: compute.GetGpuTypesResult) -> str:
@@ -24,17 +30,17 @@ def cheapest_in_stock(catalog: compute.GetGpuTypesResult) -> str:
     return min(in_stock, key=lambda gpu: gpu.price.secure).id
 
 
-gpu_type_id = cheapest_in_stock(compute.get_gpu_types())
-
 trainer = compute.Pod(
     "trainer",
     image="pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime",
-    gpu=compute.PodGpuArgs(id=gpu_type_id),
+    gpu=compute.PodGpuArgs(id=cheapest_in_stock(compute.get_gpu_types())),
     data_center_ids=[data_center_id],
-    mounts=compute.PodMountsArgs(network=[compute.PodMountsNetworkArgs(volume_id=volume_id, path="/checkpoints")]),
-    args="python train.py --checkpoints /checkpoints",
-    ports=["22/tcp"],
-    start_ssh=True,
+    mounts=compute.PodMountsArgs(network=[compute.PodMountsNetworkArgs(volume_id=volume_id, path=mount_path)]),
+    args=f"python train.py --checkpoints {mount_path}",
+    ports=["22/tcp", "8888/http"],
+    start_ssh=start_ssh,
+    start_jupyter=True,
+    env={"API_TOKEN": api_token} if api_token else None,
 )
 
 etl = compute.Pod(
@@ -49,14 +55,21 @@ notebook = compute.Sandbox(
     "notebook",
     image="python:3.12-slim",
     compute=compute.SandboxComputeArgs(vcpu_count=2, memory_in_gb=4, container_disk_in_gb=10),
-    idle_timeout_seconds=900,
+    idle_timeout_seconds=idle_timeout_seconds,
     labels={"team": "research"},
 )
 
-pulumi.export("gpuTypeId", gpu_type_id)
-pulumi.export("trainerId", trainer.pod_id)
-pulumi.export("trainerStatus", trainer.status)
-pulumi.export("ssh", trainer.ssh_direct_command)
-pulumi.export("etlId", etl.pod_id)
-pulumi.export("costPerHour", pulumi.Output.all(trainer.cost_per_hour, etl.cost_per_hour).apply(lambda costs: sum(c or 0 for c in costs)))
-pulumi.export("sandboxId", notebook.sandbox_id)
+outputs = {
+    "gpuTypeId": trainer.gpu_type_id,
+    "podId": trainer.pod_id,
+    "podStatus": trainer.status,
+    "jupyterPassword": trainer.jupyter_password,  # a secret: `pulumi stack output --show-secrets`
+    "etlPodId": etl.pod_id,
+    "etlStatus": etl.status,
+    "sandboxId": notebook.sandbox_id,
+    "sandboxState": notebook.state,
+    "appliedIdleTimeoutSeconds": notebook.applied_idle_timeout_seconds,
+    "costPerHour": pulumi.Output.all(trainer.cost_per_hour, etl.cost_per_hour, notebook.cost_per_hour).apply(sum),
+}
+for name, value in outputs.items():
+    pulumi.export(name, value)

@@ -1,7 +1,8 @@
 /**
  * What every program on the native plugin must do through the real engine, whatever its
- * language: the YAML (test/e2e/yaml.test.ts) and Python (test/e2e/python.test.ts) programs
- * declare a pod with a network volume and a sandbox from the same stack config
+ * language: the YAML program (test/e2e/yaml.test.ts) and the Python example
+ * (test/e2e/python.test.ts) declare a pod with a network volume and a sandbox from the same
+ * stack config
  * (`volumeId`, `mountPath`, `startSsh`, `idleTimeoutSeconds`, the secret `apiToken`) and export
  * the same outputs, so one table of cases drives both.
  */
@@ -27,7 +28,8 @@ export interface NativeStack {
 }
 
 /**
- * The shared cases, in order, over one stack of `program` (a folder of test/e2e/programs);
+ * The shared cases, in order, over one stack of `program` (a folder of test/e2e/programs, or an
+ * absolute path);
  * `others` is how many resources the program declares besides the pod and the sandbox (the
  * stack itself included). Returns the stack for a language's own cases, which run after these
  * and before the final destroy.
@@ -71,7 +73,7 @@ export function describeNativeStack(name: string, program: string, others: numbe
     const client = new ComputeClient({ baseUrl: stack.e2e.emulator.url, apiKey: stack.e2e.emulator.apiKey, env: {} });
     const pod = await client.pods.get(stack.last.podId);
     await client.close();
-    expect(pod.env).toMatchObject({ STAGE: "e2e", API_TOKEN: API_TOKEN });
+    expect(pod.env).toMatchObject({ API_TOKEN: API_TOKEN });
     const state = stack.e2e.stateFilesText();
     expect(state).toContain(`"id":"${stack.last.podId}"`);
     expect(state).not.toContain(API_TOKEN);

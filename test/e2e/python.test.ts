@@ -1,16 +1,18 @@
+import * as path from "node:path";
 import { ComputeClient } from "../../sdk";
+import { REPO_ROOT } from "./harness";
 import { describeNativeStack } from "./native-stack";
 
 jest.setTimeout(15 * 60_000);
 
 /**
- * A Python program (test/e2e/programs/python) through the real engine: the Python language host
+ * The Python example (examples/python-stack) through the real engine: the Python language host
  * next to `pulumi`, the generated `pulumi_compute` SDK and pulumi==3.248.0 in the virtualenv
  * scripts/setup-python.sh makes, and the native plugin. Beside the GPU pod and the sandbox: a CPU
  * pod and the stack.
  */
 describe("a Python stack through the generated SDK and the native plugin", () => {
-  describeNativeStack("python", "python", 2, (stack) => {
+  describeNativeStack("python", path.join(REPO_ROOT, "examples", "python-stack"), 2, (stack) => {
     it("reads the catalog, creates the CPU pod, and keeps the Jupyter password secret", async () => {
       const client = new ComputeClient({ baseUrl: stack.e2e.emulator.url, apiKey: stack.e2e.emulator.apiKey, env: {} });
       const [pod, etl] = await Promise.all([client.pods.get(stack.last.podId), client.pods.get(stack.last.etlPodId as string)]);
