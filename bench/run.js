@@ -10,7 +10,7 @@
  *   node bench/run.js --repeats 1 fleet    fewer repeats of the fleet pair (default 3)
  *
  * Scenario names: fleet (1, 2 and 4), baseline (2), ratelimit (3), logs (5), emulator (6),
- * provider (7). docs/benchmarks.md says what each does and holds the latest figures.
+ * provider (7), native (8). docs/benchmarks.md says what each does and holds the latest figures.
  */
 const fs = require("node:fs");
 const os = require("node:os");
@@ -27,10 +27,11 @@ const SCENARIOS = [
   { name: "logs", title: "Scenario 5: log streaming", path: "./scenarios/logs", engine: false },
   { name: "emulator", title: "Scenario 6: the emulator under load", path: "./scenarios/emulator-load", engine: false },
   { name: "provider", title: "Scenario 7: the provider process", path: "./scenarios/provider-rss", engine: true },
+  { name: "native", title: "Scenario 8: the native plugin against the dynamic resources", path: "./scenarios/native", engine: true },
 ];
 
 /** Every key of the results file, in order, so its shape does not depend on what ran. */
-const RESULT_KEYS = ["fleetUp", "apiCalls", "apiCallsBaseline", "rateLimit", "stateSize", "logStreaming", "emulator", "providerProcess"];
+const RESULT_KEYS = ["fleetUp", "apiCalls", "apiCallsBaseline", "rateLimit", "stateSize", "logStreaming", "emulator", "providerProcess", "nativeVsDynamic"];
 
 function parseArgs(argv) {
   const selected = [];

@@ -2,13 +2,16 @@
 /**
  * Drives the real Pulumi engine through the Automation API over the bench's directory program,
  * as `pulumi up` would run for a user (same set-up as test/e2e/harness.ts): a file backend in a
- * scratch directory, its own PULUMI_HOME, and the engine built by scripts/setup.sh on PATH (with
+ * scratch directory, its own PULUMI_HOME (the native plugin installed in it), and the engine
+ * built by scripts/setup.sh on PATH (with
  * the language hosts and the dynamic provider's launcher next to `pulumi`, where the engine finds
  * them without a "from $PATH" warning).
  */
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const { execFile } = require("node:child_process");
+const { promisify } = require("node:util");
 const { LocalWorkspace, PulumiCommand } = require("@pulumi/pulumi/automation");
 
 function engineRoot() {
@@ -34,6 +37,20 @@ async function pulumiCommand() {
 }
 
 /**
+ * The native plugin into `pulumiHome`, as scripts/setup.sh installs it for a user (its
+ * launcher, dist/bin/pulumi-resource-compute, is written by set-up).
+ */
+async function installNativePlugin(pulumiHome, envVars) {
+  const repo = path.join(__dirname, "..", "..");
+  const launcher = path.join(repo, "dist", "bin", "pulumi-resource-compute");
+  if (!fs.existsSync(launcher)) throw new Error(`${launcher} is missing: run the benchmarks with \`npm run bench\` (its set-up writes it)`);
+  const { version } = require(path.join(repo, "package.json"));
+  await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["plugin", "install", "resource", "compute", version, "--file", launcher, "--reinstall"], {
+    env: { ...process.env, ...envVars, PULUMI_HOME: pulumiHome },
+  });
+}
+
+/**
  * A stack of `programs/<program>` against one emulator. `config` is stack config set in one
  * call (values are strings or numbers; `compute:apiKey` is set as a secret).
  */
@@ -55,6 +72,7 @@ async function createStack({ name, program = "fleet", emulator, config = {} }) {
       COMPUTE_API_KEY: "",
       COMPUTE_TEAM_ID: "",
     };
+    await installNativePlugin(path.join(scratch, "home"), envVars);
     stack = await LocalWorkspace.createOrSelectStack(
       { stackName: name, workDir: path.join(__dirname, "..", "programs", program) },
       { pulumiHome: path.join(scratch, "home"), envVars, pulumiCommand: await pulumiCommand() },
