@@ -38,29 +38,33 @@ describe("pulumi import of a pod and a sandbox made outside the stack", () => {
     return code;
   }
 
+  // What was made outside the stack, and what the generated declaration must say again (a pod's
+  // data center is where it runs, not a setting the service records, so it is not imported).
+  const MADE_POD = {
+    name: "legacy-api",
+    image: "nginx:1.27",
+    cpu: { id: "cpu3c", vcpuCount: 2 },
+    ports: ["80/http", "22/tcp"],
+    env: { MODE: "prod" },
+    mounts: { network: [{ volumeId: "vol_dev_tx", path: "/srv/data" }] },
+    startSsh: true,
+  };
+  const MADE_SANDBOX = {
+    name: "legacy-scratch",
+    image: "python:3.12-slim",
+    compute: { vcpuCount: 1, memoryInGb: 2, containerDiskInGb: 5 },
+    idleTimeoutSeconds: 900,
+    labels: { team: "research" },
+  };
+
   beforeAll(async () => {
     programDir = mkdtempSync(path.join(tmpdir(), "compute-e2e-import-program-"));
     writeFileSync(path.join(programDir, "Pulumi.yaml"), stringify(PROJECT));
     e2e = await createE2EStack("import", { program: programDir });
     client = new ComputeClient({ baseUrl: e2e.emulator.url, apiKey: e2e.emulator.apiKey, env: {} });
-    const pod = await client.pods.create({
-      name: "legacy-api",
-      image: "nginx:1.27",
-      cpu: { id: "cpu3c", vcpuCount: 2 },
-      dataCenterIds: ["US-TX-3"],
-      ports: ["80/http", "22/tcp"],
-      env: { MODE: "prod" },
-      mounts: { network: [{ volumeId: "vol_dev_tx", path: "/srv/data" }] },
-      startSsh: true,
-    });
+    const pod = await client.pods.create({ ...MADE_POD, dataCenterIds: ["US-TX-3"] });
     podId = pod.id;
-    const sandbox = await client.sandboxes.create({
-      name: "legacy-scratch",
-      image: "python:3.12-slim",
-      compute: { vcpuCount: 1, memoryInGb: 2, containerDiskInGb: 5 },
-      idleTimeoutSeconds: 900,
-      labels: { team: "research" },
-    });
+    const sandbox = await client.sandboxes.create(MADE_SANDBOX);
     sandboxId = sandbox.id;
   });
   afterAll(async () => {
@@ -76,15 +80,7 @@ describe("pulumi import of a pod and a sandbox made outside the stack", () => {
     // The YAML generator writes the short token form (`compute:Pod` for `compute:index:Pod`).
     expect(code.resources!.api).toMatchObject({
       type: "compute:Pod",
-      properties: {
-        name: "legacy-api",
-        image: "nginx:1.27",
-        cpu: { id: "cpu3c", vcpuCount: 2 },
-        ports: ["80/http", "22/tcp"],
-        env: { MODE: "prod" },
-        mounts: { network: [{ volumeId: "vol_dev_tx", path: "/srv/data" }] },
-        startSsh: true,
-      },
+      properties: MADE_POD,
     });
     Object.assign(generated.resources!, code.resources);
     expect(await e2e.stateIds()).toEqual({ pods: [podId], sandboxes: [] });
@@ -94,13 +90,7 @@ describe("pulumi import of a pod and a sandbox made outside the stack", () => {
     const code = await importResource("compute:index:Sandbox", "scratch", sandboxId);
     expect(code.resources!.scratch).toMatchObject({
       type: "compute:Sandbox",
-      properties: {
-        name: "legacy-scratch",
-        image: "python:3.12-slim",
-        compute: { vcpuCount: 1, memoryInGb: 2, containerDiskInGb: 5 },
-        idleTimeoutSeconds: 900,
-        labels: { team: "research" },
-      },
+      properties: MADE_SANDBOX,
     });
     Object.assign(generated.resources!, code.resources);
     expect(await e2e.stateIds()).toEqual({ pods: [podId], sandboxes: [sandboxId] });
