@@ -48,11 +48,13 @@ if ! cmp -s "$nodejs_launcher" "$engine_root/bin/pulumi-resource-pulumi-nodejs";
   mv "$engine_root/bin/.pulumi-resource-pulumi-nodejs.partial" "$engine_root/bin/pulumi-resource-pulumi-nodejs"
 fi
 
-# The native plugin (provider/native), installed for the user: with the engine's bin/ on PATH,
-# a TypeScript or YAML program needs nothing else (docs/provider.md, "The native plugin").
+# The native plugin (provider/native) and the cost policy pack's launcher, installed for the
+# user: with the engine's bin/ on PATH, a TypeScript or YAML program and
+# `pulumi preview --policy-pack <clone>/policy` need nothing else (docs/provider.md, "The
+# native plugin"; docs/cost.md).
 source scripts/lib/engine-env.sh
 compute_plugin_launcher
-log "installing the native plugin (compute v$(compute_plugin_version)) into ${PULUMI_HOME:-$HOME/.pulumi}/plugins"
+log "installing the native plugin and the policy pack launcher (v$(compute_plugin_version)) into ${PULUMI_HOME:-$HOME/.pulumi}/plugins"
 compute_plugin_install "$engine_root" >&2
 
 echo "$engine_root"

@@ -18,6 +18,7 @@ import {
 } from "../../sdk";
 import { findLeftBehindPod, markReplacing, wasAdopted } from "./adoption";
 import { toCheckFailures, type CheckFailure } from "./check-failures";
+import { reportEstimate } from "./cost-estimate";
 import { PartialFailure, plain, unreadableCreate } from "./partial";
 import {
   DEFAULT_READY_TIMEOUT_SECONDS,
@@ -45,6 +46,8 @@ export async function check(olds: Props, news: Props): Promise<{ inputs: Props; 
   resolveName(inputs, previous, "pod");
   const failures = toCheckFailures(createPodViolations(asSent(inputs)), inputs);
   failures.push(...toCheckFailures(reservedEnvViolations(inputs.env), inputs), ...providerOnlyFailures(inputs));
+  // Printed, never recorded: a price change alone must not be a diff (cost-estimate.ts).
+  if (failures.length === 0) await reportEstimate("pod", inputs);
   return { inputs: { ...inputs, [PROVIDER_KEY]: news[PROVIDER_KEY] }, failures };
 }
 

@@ -23,6 +23,7 @@ import type { SandboxArgs } from "../sandbox";
 import { findLeftBehindSandbox, markReplacing, wasAdopted } from "./adoption";
 import type { CheckedInputs, EveryKeyListed } from "./checked-inputs";
 import { toCheckFailures, type CheckFailure } from "./check-failures";
+import { reportEstimate } from "./cost-estimate";
 import { PartialFailure, plain, unreadableCreate } from "./partial";
 import { forget, report, reportTransition } from "./progress";
 import { PROVIDER_KEY, resolveName, resolveOwnerMark, withoutProvider, type Props } from "./props";
@@ -99,6 +100,8 @@ export async function check(olds: Props, news: Props): Promise<{ inputs: Props; 
   if (timeout !== undefined && !isUnknown(timeout) && !(typeof timeout === "number" && timeout > 0)) {
     failures.push({ property: "readyTimeoutSeconds", reason: "must be a number > 0" });
   }
+  // Printed, never recorded: a price change alone must not be a diff (cost-estimate.ts).
+  if (failures.length === 0) await reportEstimate("sandbox", inputs);
   return { inputs: { ...inputs, [PROVIDER_KEY]: news[PROVIDER_KEY] }, failures };
 }
 

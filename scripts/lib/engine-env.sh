@@ -41,17 +41,23 @@ compute_plugin_version() {
   node -p 'require("./package.json").version'
 }
 
-# compute_plugin_install <engine root>: installs the launcher into the plugin cache of the
-# PULUMI_HOME in force (~/.pulumi without one), where the engine and the YAML host find
-# `pulumi-resource-compute` (docs/native-plugin-engine-facts.md, §3). `--reinstall` each time:
-# it takes a moment and refreshes both schema caches, which an unchanged launcher would keep.
+# compute_plugin_install <engine root>: installs this clone's two plugins into the plugin cache
+# of the PULUMI_HOME in force (~/.pulumi without one), where the engine (and the YAML host) find
+# them without a "from $PATH" warning (docs/native-plugin-engine-facts.md, §3): the native
+# plugin `pulumi-resource-compute`, and the analyzer that starts the cost policy pack
+# (policy/PulumiPolicy.yaml says why it needs one). `--reinstall` each time: it takes a moment
+# and refreshes both schema caches, which an unchanged launcher would keep.
 compute_plugin_install() {
-  local output
-  if ! output=$(PULUMI_SKIP_UPDATE_CHECK=true "$1/bin/pulumi" plugin install resource compute \
-    "$(compute_plugin_version)" --file dist/bin/pulumi-resource-compute --reinstall 2>&1); then
-    printf 'installing the native plugin failed:\n%s\n' "$output" >&2
-    return 1
-  fi
+  local output kind name file
+  for plugin in "resource compute dist/bin/pulumi-resource-compute" \
+    "analyzer policy-nodejs-launcher policy/bin/pulumi-analyzer-policy-nodejs-launcher"; do
+    read -r kind name file <<<"$plugin"
+    if ! output=$(PULUMI_SKIP_UPDATE_CHECK=true "$1/bin/pulumi" plugin install "$kind" "$name" \
+      "$(compute_plugin_version)" --file "$file" --reinstall 2>&1); then
+      printf 'installing the %s plugin %s failed:\n%s\n' "$kind" "$name" "$output" >&2
+      return 1
+    fi
+  done
 }
 
 # compute_engine_env <state dir> <pulumi home> <passphrase>: the environment `pulumi` runs in,

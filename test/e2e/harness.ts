@@ -27,21 +27,27 @@ export function engineRoot(): string {
   return root;
 }
 
-/** The native plugin's executable, written by scripts/setup.sh. */
-const PLUGIN_LAUNCHER = path.join(REPO_ROOT, "dist", "bin", "pulumi-resource-compute");
-
 /**
- * `pulumi plugin install resource compute <version> --file <launcher> --reinstall` into
- * `pulumiHome`: the command scripts/setup.sh runs for a user.
+ * This clone's plugins, installed into a stack's Pulumi home as scripts/setup.sh installs them
+ * for a user (`compute_plugin_install`): the native plugin's launcher (written by set-up) and
+ * the analyzer that starts the cost policy pack.
  */
-async function installNativePlugin(pulumiHome: string, env: Record<string, string>): Promise<void> {
-  if (!existsSync(PLUGIN_LAUNCHER)) {
-    throw new Error(`${PLUGIN_LAUNCHER} is missing: run \`bash scripts/setup.sh\` (npm test does) before the end-to-end suites`);
-  }
+const PLUGINS = [
+  { kind: "resource", name: "compute", file: path.join(REPO_ROOT, "dist", "bin", "pulumi-resource-compute") },
+  { kind: "analyzer", name: "policy-nodejs-launcher", file: path.join(REPO_ROOT, "policy", "bin", "pulumi-analyzer-policy-nodejs-launcher") },
+];
+
+/** `pulumi plugin install <kind> <name> <version> --file <file> --reinstall` of each into `pulumiHome`. */
+async function installPlugins(pulumiHome: string, env: Record<string, string>): Promise<void> {
   const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
-  await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["plugin", "install", "resource", "compute", version, "--file", PLUGIN_LAUNCHER, "--reinstall"], {
-    env: { ...process.env, ...env, PULUMI_HOME: pulumiHome },
-  });
+  for (const { kind, name, file } of PLUGINS) {
+    if (!existsSync(file)) {
+      throw new Error(`${file} is missing: run \`bash scripts/setup.sh\` (npm test does) before the end-to-end suites`);
+    }
+    await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["plugin", "install", kind, name, version, "--file", file, "--reinstall"], {
+      env: { ...process.env, ...env, PULUMI_HOME: pulumiHome },
+    });
+  }
 }
 
 /** `program`: a folder under test/e2e/programs, or an absolute path (the examples). */
@@ -142,7 +148,7 @@ export async function createE2EStack(name: string, options: { program?: string; 
       COMPUTE_TEAM_ID: "",
     };
     mkdirSync(path.join(scratch, "state"), { recursive: true });
-    await installNativePlugin(path.join(scratch, "home"), envVars);
+    await installPlugins(path.join(scratch, "home"), envVars);
     workDir = programDir(options.program);
     stack = await LocalWorkspace.createOrSelectStack({ stackName: name, workDir }, { pulumiHome: path.join(scratch, "home"), envVars, pulumiCommand });
     await stack.setConfig("compute:baseUrl", { value: emulator.url });

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The GitOps flow of this folder, played locally against the emulator with one command:
+#
+#   bash examples/gitops/run-local.sh
+#
+# 1. main is deployed (merge.sh): a web pod and a sandbox;
+# 2. a pull request adds one H100 pod (`trainers: 1` in the stack's configuration): its preview
+#    with the cost policy pack, and the Markdown a bot would post (pull-request.sh);
+# 3. a pull request adding four: over the 10 $/hr budget of budget.json, the preview fails;
+# 4. the first one is merged (merge.sh);
+# 5. the drift check passes (drift.sh), then fails once the web pod is stopped by hand.
+# Everything lives in .demo/gitops and is destroyed at the end.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+source scripts/lib/engine-env.sh
+compute_setup
+work="$PWD/.demo/gitops"
+rm -rf "$work"
+mkdir -p "$work/state" "$work/home"
+
+stack=gitops-local
+cleanup() {
+  (cd examples/gitops && pulumi destroy --stack "$stack" --yes --non-interactive >/dev/null 2>&1 && pulumi stack rm "$stack" --yes --force >/dev/null 2>&1) || true
+  rm -f examples/gitops/Pulumi.$stack.yaml
+  compute_emulator_stop
+}
+trap cleanup EXIT
+compute_emulator_start "$work" --port 0 --profile fast
+compute_engine_env "$work/state" "$work/home" gitops-local
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+configure() { (cd examples/gitops && pulumi config set --stack "$stack" "$@" >/dev/null); }
+
+(cd examples/gitops && pulumi stack init "$stack" >/dev/null)
+configure compute:baseUrl "$EMULATOR_URL"
+configure --secret compute:apiKey "$EMULATOR_API_KEY"
+configure trainers 0
+
+step "main is merged: merge.sh deploys it"
+bash examples/gitops/merge.sh "$stack"
+
+step "pull request #1 adds one H100 pod: pull-request.sh (the Markdown a bot posts)"
+configure trainers 1
+bash examples/gitops/pull-request.sh "$stack"
+
+step "pull request #2 adds four: over the budget of examples/gitops/budget.json, the preview fails"
+configure trainers 4
+if bash examples/gitops/pull-request.sh "$stack"; then
+  echo "expected the budget to stop pull request #2" >&2
+  exit 1
+fi
+echo "(pull-request.sh failed: CI marks the pull request red and it cannot be merged)"
+
+step "pull request #1 is merged: merge.sh"
+configure trainers 1
+bash examples/gitops/merge.sh "$stack"
+
+step "drift check: drift.sh"
+bash examples/gitops/drift.sh "$stack"
+
+step "someone stops the web pod by hand; the next drift check fails"
+web=$(cd examples/gitops && pulumi stack export --stack "$stack" |
+  node -e 'const s = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log(s.deployment.resources.find((r) => r.urn.endsWith("::web")).id)')
+curl -fsS -X POST "$EMULATOR_URL/v2/pods/$web/action" -H "authorization: Bearer $EMULATOR_API_KEY" \
+  -H 'content-type: application/json' -d '{"action":"stop"}' >/dev/null
+if bash examples/gitops/drift.sh "$stack"; then
+  echo "expected the drift check to fail" >&2
+  exit 1
+fi
+echo "(drift.sh failed, as it should: the stopped pod is drift)"
+
+step "done: destroying the stack"

@@ -1,0 +1,83 @@
+/**
+ * `node dist/policy/report-command.js --preview <preview.json> --state <state.json>
+ * [--policy-config <policy config.json>] [--preview-exit-code <n>]`: prints the Markdown of
+ * cost-report.ts for a change (examples/gitops/pull-request.sh runs it).
+ *
+ * - `--preview`: what `pulumi preview --json --show-sames` printed (the stack after the change);
+ * - `--state`: what `pulumi stack export` printed (the stack before it);
+ * - `--policy-config`: the file given to `--policy-pack-config`, for the budget;
+ * - `--preview-exit-code`: the preview's exit code, reported when it failed.
+ *
+ * Prices come from the stack's service, found as the policy pack finds it: the stack's
+ * `compute:*` configuration in `PULUMI_CONFIG` (a JSON object of key → value, what the engine
+ * hands an analyzer), then the COMPUTE_* environment. One catalog read serves both sides.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import type { PriceList } from "../contract/estimate";
+import { ESTIMATE_TIMEOUT_SECONDS, readPrices, unreadableCatalog } from "../provider/runtime/cost-estimate";
+import { costReport, previewResources, stateResources, type PreviewDigest, type StateExport } from "./cost-report";
+import { policyClient } from "./settings";
+import { estimateStack, listsNeededBy } from "./stack-estimate";
+
+function readJson<T>(file: string, what: string): T {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as T;
+  } catch (error) {
+    throw new Error(`${what} ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** `compute-budget.maxDollarsPerHour` of a policy pack configuration file, when it sets one. */
+export function budgetOf(config: unknown): number | undefined {
+  const budget = (config as Record<string, unknown> | null)?.["compute-budget"];
+  const max = budget && typeof budget === "object" ? (budget as Record<string, unknown>).maxDollarsPerHour : undefined;
+  return typeof max === "number" ? max : undefined;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      preview: { type: "string" },
+      state: { type: "string" },
+      "policy-config": { type: "string" },
+      "preview-exit-code": { type: "string" },
+    },
+  });
+  if (!values.preview || !values.state) throw new Error("--preview <pulumi preview --json output> and --state <pulumi stack export output> are required");
+  const preview = readJson<PreviewDigest>(values.preview, "--preview");
+  const state = readJson<StateExport>(values.state, "--state");
+  const maxDollarsPerHour = values["policy-config"] ? budgetOf(readJson(values["policy-config"], "--policy-config")) : undefined;
+  const exitCode = values["preview-exit-code"] !== undefined ? Number(values["preview-exit-code"]) : undefined;
+
+  const beforeResources = stateResources(state);
+  const afterResources = previewResources(preview);
+  const needed = listsNeededBy([...beforeResources, ...afterResources]);
+  let prices: PriceList = {};
+  let failure: string | undefined;
+  if (needed.gpuTypes || needed.cpuFlavors) {
+    const signal = AbortSignal.timeout(ESTIMATE_TIMEOUT_SECONDS * 1000);
+    try {
+      prices = await readPrices(policyClient(), needed, signal);
+    } catch (error) {
+      failure = unreadableCatalog(error, signal);
+    }
+  }
+  process.stdout.write(
+    costReport({
+      before: estimateStack(beforeResources, prices, failure),
+      after: estimateStack(afterResources, prices, failure),
+      preview,
+      maxDollarsPerHour,
+      previewExitCode: exitCode,
+    }),
+  );
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    process.stderr.write(`cost report: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,58 @@
+import { startEmulator, EmulatorControl } from "../../emulator";
+import { policyClient } from "../../policy/settings";
+import { estimateStack, estimateStackNow, type StackResource } from "../../policy/stack-estimate";
+import { GPU } from "../helpers/fixtures";
+import { useStarted } from "../helpers/suite";
+
+const pod = (name: string, props: Record<string, unknown>): StackResource => ({ type: "compute:index:Pod", name, urn: `urn:pulumi:dev::p::compute:index:Pod::${name}`, props });
+const sandbox: StackResource = {
+  type: "compute:index:Sandbox",
+  name: "scratch",
+  urn: "urn:pulumi:dev::p::compute:index:Sandbox::scratch",
+  props: { compute: { vcpuCount: 1, memoryInGb: 2, containerDiskInGb: 5 } },
+};
+
+const env = useStarted(async () => {
+  const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true });
+  return { ...emulator, control: new EmulatorControl(emulator.url, emulator.adminToken) };
+});
+
+/** The environment the engine starts an analyzer with: the stack's configuration as PULUMI_CONFIG. */
+function analyzerEnv(config: Record<string, string>): NodeJS.ProcessEnv {
+  // A stray environment must not win over the stack's own configuration.
+  return { PULUMI_CONFIG: JSON.stringify(config), COMPUTE_BASE_URL: "http://127.0.0.1:9", COMPUTE_API_KEY: "not-this-one" };
+}
+
+describe("the stack's estimate read from the stack's service", () => {
+  it("reads the GPU list once, with the stack's compute settings", async () => {
+    await env.control.clearRequests();
+    const stack = await estimateStackNow([pod("a", { gpu: { id: GPU.h100 } }), pod("b", { gpu: { id: GPU.a5000, count: 2 } }), sandbox], () =>
+      policyClient(analyzerEnv({ "compute:baseUrl": env.url, "compute:apiKey": env.apiKey })),
+    );
+    expect(stack.unavailable).toEqual([]);
+    expect(stack.dollarsPerHour).toBe(3.749);
+    expect((await env.control.requests()).map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v2/catalog/gpus"]);
+  });
+
+  it("says why each pod has no estimate when the catalog refuses, never printing the key", async () => {
+    const wrongKey = "cs_dev_wrong_key_0000";
+    const stack = await estimateStackNow([pod("a", { gpu: { id: GPU.h100 } }), sandbox], () => policyClient(analyzerEnv({ "compute:baseUrl": env.url, "compute:apiKey": wrongKey })));
+    expect(stack.unavailable.map((e) => e.name)).toEqual(["a"]);
+    expect(stack.unavailable[0]!.outcome).toEqual({ ok: false, reason: expect.stringMatching(/^the catalog could not be read: .*401/) });
+    expect(stack.dollarsPerHour).toBe(0.039);
+    expect(JSON.stringify(stack)).not.toContain(wrongKey);
+  });
+});
+
+describe("values a preview does not know yet", () => {
+  it("are named, as the policy framework reports them", () => {
+    // The framework's own proxy: reading an unknown value throws UnknownValueError with its path.
+    const { unknownCheckingProxy, unknownStringValue } = require("@pulumi/policy/proxy") as {
+      unknownCheckingProxy: (o: object) => Record<string, unknown>;
+      unknownStringValue: unknown;
+    };
+    const props = unknownCheckingProxy({ gpu: { id: unknownStringValue, count: 1 } });
+    const stack = estimateStack([pod("later", props), sandbox], { gpuTypes: [] });
+    expect(stack.unavailable.map((e) => e.outcome)).toEqual([{ ok: false, reason: "gpu.id is not known until the update runs" }]);
+  });
+});
