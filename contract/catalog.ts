@@ -5,8 +5,9 @@
  * derived or defaulted; the other types require what the product shows or decides on.
  */
 import { z } from "zod";
-import { AvailabilityLevel, stringMap } from "./common";
+import { AvailabilityLevel } from "./common";
 import { openEnum, optional, orNull, tolerantList, withDefault } from "./reading";
+import { answeredContainerFields } from "./pods";
 import { TemplateCategory } from "./templates";
 
 const LEVELS = new Set<string>(AvailabilityLevel.options);
@@ -25,13 +26,19 @@ const availabilityList = z
 /** An overall level this SDK does not know reads as absent (the request's answer is "unknown"). */
 const overallAvailability = optional(openEnum(AvailabilityLevel.options, undefined));
 
+/** What names a catalog entry (GPU type, data center, CPU flavor): `id` is required; see `withNameOrId`. */
+const entryNaming = { id: z.string(), name: optional(z.string()) };
+
+/** A catalog entry without a name reads as named by its id. */
+const withNameOrId = <S extends z.ZodType<{ id: string; name?: string }>>(entry: S) =>
+  entry.transform((read) => ({ ...read, name: read.name ?? read.id }));
+
 export const GpuManufacturer = z.enum(["NVIDIA", "AMD", "UNKNOWN"]);
 export type GpuManufacturer = z.infer<typeof GpuManufacturer>;
 
-export const GpuType = z
-  .looseObject({
-    id: z.string(),
-    name: optional(z.string()),
+export const GpuType = withNameOrId(
+  z.looseObject({
+    ...entryNaming,
     pool: orNull(z.string()),
     // The enum has its own catch-all: a manufacturer this SDK does not know is UNKNOWN.
     manufacturer: withDefault(openEnum(GpuManufacturer.options, "UNKNOWN" as const), () => "UNKNOWN" as const),
@@ -43,8 +50,8 @@ export const GpuType = z
     availability: overallAvailability,
     dataCenters: optional(availabilityList),
     cudaVersions: optional(z.array(z.looseObject({ version: z.string(), available: z.boolean() }))),
-  })
-  .transform((gpu) => ({ ...gpu, name: gpu.name ?? gpu.id }));
+  }),
+);
 export type GpuType = z.output<typeof GpuType>;
 export const ListGpuTypesResponse = tolerantList("gpus", GpuType);
 
@@ -60,10 +67,9 @@ export const DataCenterRegion = z.enum([
   "UNKNOWN",
 ]);
 
-export const DataCenter = z
-  .looseObject({
-    id: z.string(),
-    name: optional(z.string()),
+export const DataCenter = withNameOrId(
+  z.looseObject({
+    ...entryNaming,
     region: withDefault(openEnum(DataCenterRegion.options, "UNKNOWN" as const), () => "UNKNOWN" as const),
     // Absent: not known to offer it, so global-networking placement does not pick it.
     globalNetwork: withDefault(z.boolean(), () => false),
@@ -71,23 +77,22 @@ export const DataCenter = z
     compliance: withDefault(z.array(z.string()), () => []),
     gpuAvailability: optional(availabilityList),
     cpuAvailability: optional(availabilityList),
-  })
-  .transform((dc) => ({ ...dc, name: dc.name ?? dc.id }));
+  }),
+);
 export type DataCenter = z.output<typeof DataCenter>;
 export const ListDataCentersResponse = tolerantList("dataCenters", DataCenter);
 
-export const CpuType = z
-  .looseObject({
-    id: z.string(),
-    name: optional(z.string()),
+export const CpuType = withNameOrId(
+  z.looseObject({
+    ...entryNaming,
     group: withDefault(z.string(), () => ""),
     vcpu: z.looseObject({ min: z.int(), max: z.int() }),
     ramGbPerVcpu: z.number(),
     price: z.looseObject({ securePerVcpu: z.number(), serverlessPerVcpu: optional(z.number()) }),
     availability: overallAvailability,
     dataCenters: optional(availabilityList),
-  })
-  .transform((cpu) => ({ ...cpu, name: cpu.name ?? cpu.id }));
+  }),
+);
 export type CpuType = z.output<typeof CpuType>;
 export const ListCpuTypesResponse = tolerantList("cpus", CpuType);
 
@@ -95,11 +100,7 @@ export const Template = z.looseObject({
   id: z.string(),
   name: z.string(),
   image: z.string(),
-  args: optional(z.string()),
-  disk: optional(z.int()),
-  env: optional(stringMap),
-  ports: optional(z.array(z.string())),
-  registry: orNull(z.string()),
+  ...answeredContainerFields,
   mounts: optional(z.looseObject({ persistent: optional(z.looseObject({ size: z.int(), path: z.string() })) })),
   serverless: withDefault(z.boolean(), () => false),
   public: withDefault(z.boolean(), () => false),

@@ -8,6 +8,7 @@
  * emulator and the provider's diff.
  */
 import { parse as shellParse } from "shell-quote";
+import { jsonValue } from "./issues";
 
 export interface ExecCommand {
   entrypoint?: string[];
@@ -47,12 +48,7 @@ export function decodeCommand(args: string | undefined | null): ExecCommand {
 }
 
 function tryParseJsonCommand(text: string): ExecCommand | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const value = jsonValue(text);
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);

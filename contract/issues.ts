@@ -62,6 +62,18 @@ export function formatIssues(issues: ReadonlyArray<Issue>): string[] {
   return out;
 }
 
+/**
+ * The JSON value `text` holds, or undefined when it is not JSON (JSON has no undefined). The
+ * parser's message is dropped on purpose: it quotes the text, which may hold secrets (pod env).
+ */
+export function jsonValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Parses with the contract's wording; returns the value or every violation at once. */
 export function parseWire<T>(
   schema: z.ZodType<T>,

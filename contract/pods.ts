@@ -9,6 +9,9 @@ import { decodeCommand } from "./command";
 import { Cloud, dateTime, isPowerOfTwo, majorMinor, portSpec, stringMap } from "./common";
 import { openEnum, optional, orNull, tolerantList, withDefault } from "./reading";
 
+/** The container disk, in GB, of a pod, template or endpoint whose create sends none (nor its template). */
+export const DEFAULT_CONTAINER_DISK_GB = 20;
+
 /** The container configuration shared by pods, templates and serverless endpoints. */
 export const containerFields = {
   image: z.string(),
@@ -23,6 +26,18 @@ export const containerFields = {
 
 /** The same fields, each optional: what a create or update request may send of them. */
 export const optionalContainerFields = z.object(containerFields).partial().shape;
+
+/**
+ * What a template or an endpoint answers of them, read tolerantly: each may be left out, and
+ * `registry` reads as null then (its "none", as for pods). A pod's own are required (Pod).
+ */
+export const answeredContainerFields = {
+  args: optional(z.string()),
+  disk: optional(z.int()),
+  env: optional(stringMap),
+  ports: optional(z.array(z.string())),
+  registry: orNull(z.string()),
+};
 
 export const CreateGpuConfig = z.strictObject({
   id: z.string().min(1),

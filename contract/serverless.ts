@@ -1,7 +1,11 @@
 /** Serverless endpoints: the create request of the reference OpenAPI, reduced to what the product sends. */
 import { z } from "zod";
-import { majorMinor, portSpec, stringMap } from "./common";
+import { majorMinor } from "./common";
+import { answeredContainerFields, optionalContainerFields } from "./pods";
 import { optional, orNull, tolerantList, withDefault } from "./reading";
+
+// The container fields an endpoint may send, with the pod's rules; not the exec-form command.
+const { args, disk, env, ports, registry } = optionalContainerFields;
 
 export const CreateEndpointRequest = z.strictObject({
   name: z.string().min(1),
@@ -12,11 +16,11 @@ export const CreateEndpointRequest = z.strictObject({
   ]),
   image: z.string().min(1).optional(),
   templateId: z.string().min(1).optional(),
-  args: z.string().optional(),
-  disk: z.int().min(1).optional(),
-  env: stringMap.optional(),
-  ports: z.array(portSpec).optional(),
-  registry: z.string().nullable().optional(),
+  args,
+  disk,
+  env,
+  ports,
+  registry,
   gpu: z
     .strictObject({
       pools: z.array(z.string()).min(1),
@@ -63,11 +67,7 @@ export const Endpoint = z.looseObject({
   name: z.string(),
   type: optional(z.string()),
   image: optional(z.string()),
-  args: optional(z.string()),
-  disk: optional(z.int()),
-  env: optional(stringMap),
-  ports: optional(z.array(z.string())),
-  registry: orNull(z.string()),
+  ...answeredContainerFields,
   gpu: optional(
     z.looseObject({
       pools: optional(z.array(z.string())),

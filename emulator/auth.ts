@@ -31,15 +31,15 @@ export function authenticate(accounts: Accounts, headers: IncomingHttpHeaders, n
   if (!match) throw unauthorized("Malformed Authorization header: expected Bearer <API key>");
   const token = match[1];
 
-  const key = accounts.apiKey(token);
+  const key = accounts.apiKeys.get(token);
   if (key) {
     if (key.expiresAt !== undefined && key.expiresAt <= now) throw unauthorized("API key has expired");
     return { userId: key.userId, accountId: key.accountId, credential: "api-key", scopes: new Set(key.scopes) };
   }
-  const session = accounts.session(token);
+  const session = accounts.sessions.get(token);
   if (session) {
     if (session.expiresAt !== undefined && session.expiresAt <= now) throw unauthorized("Console session has expired");
-    const user = accounts.user(session.userId);
+    const user = accounts.users.get(session.userId);
     if (!user) throw unauthorized("Invalid bearer token");
     const teamId = headerValue(headers["x-team-id"]);
     const accountId = teamId && accounts.isMember(teamId, user.id) ? teamId : user.accountId;

@@ -38,23 +38,19 @@ Options:
 
 const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
+/** The flags that take a value (the timing overrides too, named after their keys). */
+const VALUE_FLAGS = ["host", "port", "data-dir", "fixture", "profile", "admin-token", "freeze-clock", "shape", "ready-file", "print"] as const;
+
+const takesValue = <F extends string>(flags: readonly F[]) =>
+  Object.fromEntries(flags.map((flag) => [flag, { type: "string" as const }])) as Record<F, { type: "string" }>;
+
 async function main(): Promise<void> {
-  const timingOptions = Object.fromEntries(TIMING_KEYS.map((k) => [kebab(k), { type: "string" as const }]));
   const { values } = parseArgs({
     options: {
-      host: { type: "string" },
-      port: { type: "string" },
-      "data-dir": { type: "string" },
-      fixture: { type: "string" },
-      profile: { type: "string" },
-      "admin-token": { type: "string" },
-      "freeze-clock": { type: "string" },
-      shape: { type: "string" },
-      "ready-file": { type: "string" },
-      print: { type: "string" },
+      ...takesValue(VALUE_FLAGS),
+      ...takesValue(TIMING_KEYS.map(kebab)),
       quiet: { type: "boolean" },
       help: { type: "boolean", short: "h" },
-      ...timingOptions,
     },
     strict: true,
   });

@@ -8,6 +8,7 @@ import { z } from "zod";
 import {
   Cloud,
   ClusterRole,
+  DEFAULT_CONTAINER_DISK_GB,
   DataCenterRegion,
   GpuManufacturer,
   HubRepo,
@@ -110,7 +111,7 @@ const TemplateFixture = z.strictObject({
   name: z.string(),
   image: z.string(),
   args: z.string().default(""),
-  disk: z.int().min(1).default(20),
+  disk: z.int().min(1).default(DEFAULT_CONTAINER_DISK_GB),
   env: stringMap.default({}),
   ports: z.array(z.string()).default([]),
   registry: z.string().nullable().default(null),
@@ -124,29 +125,26 @@ const TemplateFixture = z.strictObject({
   allowedCudaVersions: z.array(z.string()).default([]),
 });
 
+/** What every record an account owns starts with. */
+const ownedFields = { id: z.string(), accountId: z.string(), name: z.string() };
+
 const NetworkVolumeFixture = z.strictObject({
-  id: z.string(),
-  accountId: z.string(),
-  name: z.string(),
+  ...ownedFields,
   size: z.int(),
   dataCenter: z.string(),
   type: VolumeType.default("STANDARD"),
 });
 
 const GlobalVolumeFixture = z.strictObject({
-  id: z.string(),
-  accountId: z.string(),
-  name: z.string(),
+  ...ownedFields,
   dataCenterIds: z.array(z.string()).default([]),
 });
 
 const PodFixture = z.strictObject({
-  id: z.string(),
-  accountId: z.string(),
-  name: z.string(),
+  ...ownedFields,
   image: z.string(),
   args: z.string().default(""),
-  disk: z.int().default(20),
+  disk: z.int().default(DEFAULT_CONTAINER_DISK_GB),
   env: stringMap.default({}),
   ports: z.array(z.string()).default([]),
   gpu: z.strictObject({ id: z.string(), count: z.int().min(1).default(1) }).optional(),
@@ -166,9 +164,7 @@ const PodFixture = z.strictObject({
 });
 
 const ClusterFixture = z.strictObject({
-  id: z.string(),
-  accountId: z.string(),
-  name: z.string(),
+  ...ownedFields,
   type: z.enum(["TRAINING", "APPLICATION", "SLURM", "RAY"]),
 });
 
@@ -229,33 +225,29 @@ export function parseFixture(input: unknown): Fixture {
   const need = (set: Set<string>, id: string, where: string) => {
     if (!set.has(id)) problems.push(`${where}: unknown id "${id}"`);
   };
-  fixture.gpuCapacity.forEach((c, i) => {
-    need(dataCenters, c.dataCenterId, `gpuCapacity[${i}].dataCenterId`);
-    need(gpuTypes, c.gpuTypeId, `gpuCapacity[${i}].gpuTypeId`);
-  });
-  fixture.cpuCapacity.forEach((c, i) => {
-    need(dataCenters, c.dataCenterId, `cpuCapacity[${i}].dataCenterId`);
-    need(cpuFlavors, c.cpuFlavorId, `cpuCapacity[${i}].cpuFlavorId`);
-  });
-  fixture.users.forEach((u, i) => need(accounts, u.accountId, `users[${i}].accountId`));
-  fixture.accounts.forEach((a, i) => {
-    need(users, a.ownerUserId, `accounts[${i}].ownerUserId`);
-    a.memberUserIds.forEach((m, j) => need(users, m, `accounts[${i}].memberUserIds[${j}]`));
-  });
-  fixture.apiKeys.forEach((k, i) => {
-    need(users, k.userId, `apiKeys[${i}].userId`);
-    need(accounts, k.accountId, `apiKeys[${i}].accountId`);
-  });
-  fixture.sessions.forEach((s, i) => need(users, s.userId, `sessions[${i}].userId`));
-  fixture.templates.forEach((t, i) => {
-    if (t.accountId !== null) need(accounts, t.accountId, `templates[${i}].accountId`);
-  });
-  fixture.networkVolumes.forEach((v, i) => {
-    need(accounts, v.accountId, `networkVolumes[${i}].accountId`);
-    need(dataCenters, v.dataCenter, `networkVolumes[${i}].dataCenter`);
-  });
-  fixture.globalVolumes.forEach((v, i) => need(accounts, v.accountId, `globalVolumes[${i}].accountId`));
-  fixture.clusters.forEach((c, i) => need(accounts, c.accountId, `clusters[${i}].accountId`));
+  // What the members of each collection name, in the order problems are listed (a list member
+  // names one per item; null names none). Pods, with their optional members, come after.
+  const references: Array<[keyof Fixture, Record<string, Set<string>>]> = [
+    ["gpuCapacity", { dataCenterId: dataCenters, gpuTypeId: gpuTypes }],
+    ["cpuCapacity", { dataCenterId: dataCenters, cpuFlavorId: cpuFlavors }],
+    ["users", { accountId: accounts }],
+    ["accounts", { ownerUserId: users, memberUserIds: users }],
+    ["apiKeys", { userId: users, accountId: accounts }],
+    ["sessions", { userId: users }],
+    ["templates", { accountId: accounts }],
+    ["networkVolumes", { accountId: accounts, dataCenter: dataCenters }],
+    ["globalVolumes", { accountId: accounts }],
+    ["clusters", { accountId: accounts }],
+  ];
+  for (const [collection, members] of references) {
+    (fixture[collection] as Array<Record<string, unknown>>).forEach((item, i) => {
+      for (const [member, known] of Object.entries(members)) {
+        const named = item[member];
+        if (Array.isArray(named)) named.forEach((id: string, j) => need(known, id, `${collection}[${i}].${member}[${j}]`));
+        else if (named !== null) need(known, named as string, `${collection}[${i}].${member}`);
+      }
+    });
+  }
   fixture.pods.forEach((p, i) => {
     need(accounts, p.accountId, `pods[${i}].accountId`);
     need(dataCenters, p.dataCenterId, `pods[${i}].dataCenterId`);

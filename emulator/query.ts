@@ -1,6 +1,7 @@
 /**
  * Query-string reading with the same 422 discipline as bodies: every malformed parameter is
  * collected, then reported at once. Lists accept both `a=x,y` and repeated `a=x&a=y`.
+ * Handlers read through `readQuery`, so none can forget to report what it collected.
  */
 import { unprocessable } from "./http";
 
@@ -79,4 +80,15 @@ export class QueryReader {
   done(): void {
     if (this.violations.length > 0) throw unprocessable("The query string is not valid", this.violations);
   }
+}
+
+/**
+ * Reads a query with `read`, then throws the 422 of every violation it collected (none: the
+ * value `read` returned).
+ */
+export function readQuery<T>(query: URLSearchParams, read: (q: QueryReader) => T): T {
+  const q = new QueryReader(query);
+  const value = read(q);
+  q.done();
+  return value;
 }

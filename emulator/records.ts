@@ -53,6 +53,13 @@ export class RecordTable<T extends Owned> {
   delete(record: T): void {
     this.byId.delete(record.id);
   }
+
+  /** Runs `change` over every record (it may delete the one it is given); true when it changed any. */
+  changeEach(change: (record: T) => boolean): boolean {
+    let changed = false;
+    for (const record of this.all()) if (change(record)) changed = true;
+    return changed;
+  }
 }
 
 /** A family whose whole state is one table: the state file's slice is the table's list. */

@@ -200,7 +200,7 @@ export class Gateway {
 
   private authenticate(x: Exchange): undefined {
     x.principal = authenticate(this.emulator.accounts, x.req.headers, x.now);
-    x.account = this.emulator.accounts.get(x.principal.accountId);
+    x.account = this.emulator.accounts.records.get(x.principal.accountId);
     if (!x.account) throw new ApiError(401, "The credential's account no longer exists");
     return undefined;
   }

@@ -22,8 +22,8 @@ function brandsOf(ctor: unknown): string[] {
 }
 
 /**
- * `base` under a brand of its own: a subclass that adds nothing but its name is declared
- * `class X extends branded(Base, "X") {}` (the brand is what `instanceof` checks).
+ * `base` under a brand of its own: each class below `ComputeError` here is declared
+ * `class X extends branded(Base, "X") {...}` (the brand is what `instanceof` checks).
  */
 function branded<C extends new (...args: any[]) => ComputeError>(base: C, brand: string): C {
   return class extends base {
@@ -58,8 +58,7 @@ export class ComputeError extends Error {
 export class ConfigurationError extends branded(ComputeError, "ConfigurationError") {}
 
 /** A request the SDK refused to send: every violation, each naming its field and rule. */
-export class ValidationError extends ComputeError {
-  static override readonly brand: string = "ValidationError";
+export class ValidationError extends branded(ComputeError, "ValidationError") {
   constructor(
     readonly what: string,
     readonly violations: string[],
@@ -69,8 +68,7 @@ export class ValidationError extends ComputeError {
 }
 
 /** The service answered with a body that does not match the contract. */
-export class ResponseValidationError extends ComputeError {
-  static override readonly brand: string = "ResponseValidationError";
+export class ResponseValidationError extends branded(ComputeError, "ResponseValidationError") {
   constructor(
     readonly request: RequestInfo,
     readonly violations: string[],
@@ -84,8 +82,7 @@ export class ResponseValidationError extends ComputeError {
  * back by the id the answer carried. The resource exists and is billed: callers must record
  * `resourceId` (a partial failure), never create it again.
  */
-export class CreatedButUnreadableError extends ResponseValidationError {
-  static override readonly brand: string = "CreatedButUnreadableError";
+export class CreatedButUnreadableError extends branded(ResponseValidationError, "CreatedButUnreadableError") {
   constructor(
     request: RequestInfo,
     readonly resourceId: string,
@@ -111,8 +108,7 @@ export interface ApiErrorFields {
 }
 
 /** An HTTP error response (application/problem+json). */
-export class ApiError extends ComputeError {
-  static override readonly brand: string = "ApiError";
+export class ApiError extends branded(ComputeError, "ApiError") {
   readonly status: number;
   readonly title: string;
   readonly detail: string;
@@ -142,8 +138,7 @@ export class ConflictError extends branded(ApiError, "ConflictError") {}
 export class PayloadTooLargeError extends branded(ApiError, "PayloadTooLargeError") {}
 /** 422; `errors` lists every violation the service found. */
 export class UnprocessableEntityError extends branded(ApiError, "UnprocessableEntityError") {}
-export class RateLimitError extends ApiError {
-  static override readonly brand: string = "RateLimitError";
+export class RateLimitError extends branded(ApiError, "RateLimitError") {
   /** Seconds the service asked to wait (`Retry-After`), when it said. */
   readonly retryAfterSeconds?: number;
   constructor(fields: ApiErrorFields) {
@@ -154,8 +149,7 @@ export class RateLimitError extends ApiError {
 export class ServerError extends branded(ApiError, "ServerError") {}
 
 /** The connection failed or was dropped before a response arrived. */
-export class ConnectionError extends ComputeError {
-  static override readonly brand: string = "ConnectionError";
+export class ConnectionError extends branded(ComputeError, "ConnectionError") {
   constructor(
     readonly request: RequestInfo,
     message: string,

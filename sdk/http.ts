@@ -19,7 +19,7 @@ import {
 } from "./errors";
 import { sharedRateLimiter, type RateLimiter } from "./rate-limit";
 import { parseRetryAfter, retryDelay, sleep } from "./retry";
-import { parseWire, type SetAside } from "../contract";
+import { jsonValue, parseWire, type SetAside } from "../contract";
 
 export type QueryValue = string | number | boolean | string[] | undefined;
 
@@ -78,32 +78,35 @@ export function createdByAttemptIn<T extends { name: string; createdAt: string }
   return undefined;
 }
 
-/** What a duplicate-safe create needs besides its request: how to read one back and list them. */
+/** Where a duplicate-safe create reads what it made: one by id, and the list with what it set aside. */
+export interface ReadBack<T> {
+  get(id: string, options: { signal?: AbortSignal }): Promise<T>;
+  page(options: { signal?: AbortSignal }): Promise<{ items: T[]; setAside: SetAside[] }>;
+}
+
+/** A duplicate-safe create: the list is searched by the body's `name` after a failed attempt. */
 export interface CreateOnce<T> {
   path: string;
-  body: unknown;
+  body: { name: string };
   schema: z.ZodType<T>;
-  /** The name the list is searched by after a failed attempt. */
-  name: string;
   signal?: AbortSignal;
-  get: (id: string) => Promise<T>;
-  page: () => Promise<{ items: T[]; setAside: SetAside[] }>;
 }
 
 /**
  * A create, never sent twice: a 2xx whose body cannot be read is read back by the id it
- * carries, and after a 5xx or a lost connection the list is searched for what the attempt
- * made (`createdByAttemptIn`) before the create is sent again.
+ * carries (`from.get`), and after a 5xx or a lost connection the list (`from.page`) is searched
+ * for what the attempt made (`createdByAttemptIn`) before the create is sent again.
  */
-export function createOnce<T extends { name: string; createdAt: string }>(http: HttpCore, create: CreateOnce<T>): Promise<T> {
+export function createOnce<T extends { name: string; createdAt: string }>(http: HttpCore, from: ReadBack<T>, create: CreateOnce<T>): Promise<T> {
+  const { signal } = create;
   return http.request({
     method: "POST",
     path: create.path,
     body: create.body,
     schema: create.schema,
-    signal: create.signal,
-    readBack: create.get,
-    recover: async (attemptStartedAt) => createdByAttemptIn(await create.page(), create.name, attemptStartedAt, { method: "GET", path: create.path }),
+    signal,
+    readBack: (id) => from.get(id, { signal }),
+    recover: async (attemptStartedAt) => createdByAttemptIn(await from.page({ signal }), create.body.name, attemptStartedAt, { method: "GET", path: create.path }),
   });
 }
 
@@ -250,13 +253,8 @@ export class HttpCore {
     } catch (cause) {
       throw this.transportError(cause, info, spec.signal);
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // Not the parser's message: it quotes the body, which may hold secrets (pod env).
-      return { ok: false, body: undefined, error: new ResponseValidationError(info, ["(body): is not JSON"]) };
-    }
+    const json = jsonValue(text);
+    if (json === undefined) return { ok: false, body: undefined, error: new ResponseValidationError(info, ["(body): is not JSON"]) };
     const parsed = parseWire(spec.schema, json);
     if (!parsed.ok) return { ok: false, body: json, error: new ResponseValidationError(info, parsed.violations) };
     return { ok: true, value: parsed.value };

@@ -43,7 +43,7 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { ComputeError, ConflictError, ConnectionError, NotFoundError, ResponseValidationError } from "./errors";
 import type { HttpCore, StreamSpec } from "./http";
 import { backoff, sleep } from "./retry";
-import { LogEvent, parseWire } from "../contract";
+import { LogEvent, jsonValue, parseWire } from "../contract";
 
 export type { LogEvent };
 
@@ -300,12 +300,8 @@ export async function* streamLogs(http: HttpCore, path: string, options: LogStre
 
 function decodeEvent(message: EventSourceMessage, request: { method: string; path: string }): LogEvent | undefined {
   if (message.event && message.event !== "message") return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(message.data);
-  } catch {
-    throw new ResponseValidationError(request, [`(event ${message.id ?? "?"}): data is not JSON`]);
-  }
+  const json = jsonValue(message.data);
+  if (json === undefined) throw new ResponseValidationError(request, [`(event ${message.id ?? "?"}): data is not JSON`]);
   const parsed = parseWire(LogEvent, json);
   if (!parsed.ok) throw new ResponseValidationError(request, parsed.violations);
   return parsed.value;

@@ -6,6 +6,7 @@
  */
 import type { AccountPatch } from "../control/schemas";
 import type { Fixture, RateLimits } from "../fixture";
+import { Keyed, byId } from "../keyed";
 import type { ResourceModule } from "../module";
 import { parseMillis } from "../time";
 
@@ -47,57 +48,36 @@ interface SessionRecord {
 
 export class Accounts implements ResourceModule {
   readonly name = "accounts";
-  private accounts = new Map<string, AccountRecord>();
-  private users = new Map<string, UserRecord>();
-  private keys = new Map<string, KeyRecord>();
-  private sessions = new Map<string, SessionRecord>();
+  /** The accounts, changed in place (balance, quotas, keys); the state file saves them. */
+  records = byId<AccountRecord>([]);
+  // From the fixture, replaced whole on a reset or a restore; read only.
+  users = byId<UserRecord>([]);
+  apiKeys = new Keyed<KeyRecord>([], (k) => k.key);
+  sessions = new Keyed<SessionRecord>([], (s) => s.token);
 
   reset(fixture: Fixture): void {
     this.loadIdentities(fixture);
-    this.accounts = new Map(fixture.accounts.map((a) => [a.id, structuredClone(a) as AccountRecord]));
+    this.records = byId(fixture.accounts.map((a) => structuredClone(a) as AccountRecord));
   }
 
   snapshot(): AccountRecord[] {
-    return [...this.accounts.values()];
+    return this.records.all();
   }
 
   restore(slice: unknown, fixture: Fixture): void {
     this.loadIdentities(fixture);
-    this.accounts = new Map((slice as AccountRecord[]).map((a) => [a.id, a]));
+    this.records = byId(slice as AccountRecord[]);
   }
 
   private loadIdentities(fixture: Fixture): void {
-    this.users = new Map(fixture.users.map((u) => [u.id, { ...u }]));
-    this.keys = new Map(
-      fixture.apiKeys.map((k) => [k.key, { ...k, expiresAt: k.expiresAt ? parseMillis(k.expiresAt) : undefined }]),
-    );
-    this.sessions = new Map(
-      fixture.sessions.map((s) => [s.token, { ...s, expiresAt: s.expiresAt ? parseMillis(s.expiresAt) : undefined }]),
-    );
-  }
-
-  apiKey(token: string): KeyRecord | undefined {
-    return this.keys.get(token);
-  }
-
-  session(token: string): SessionRecord | undefined {
-    return this.sessions.get(token);
-  }
-
-  user(id: string): UserRecord | undefined {
-    return this.users.get(id);
-  }
-
-  get(id: string): AccountRecord | undefined {
-    return this.accounts.get(id);
-  }
-
-  all(): AccountRecord[] {
-    return [...this.accounts.values()];
+    const expiring = <E extends { expiresAt?: string }>(entry: E) => ({ ...entry, expiresAt: entry.expiresAt ? parseMillis(entry.expiresAt) : undefined });
+    this.users = byId(fixture.users.map((u) => ({ ...u })));
+    this.apiKeys = new Keyed(fixture.apiKeys.map(expiring), (k) => k.key);
+    this.sessions = new Keyed(fixture.sessions.map(expiring), (s) => s.token);
   }
 
   isMember(teamId: string, userId: string): boolean {
-    const team = this.accounts.get(teamId);
+    const team = this.records.get(teamId);
     return team?.kind === "team" && (team.ownerUserId === userId || team.memberUserIds.includes(userId));
   }
 

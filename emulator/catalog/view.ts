@@ -46,7 +46,7 @@ export class CatalogViews {
    */
   private offeredMachines(gpuId: string, availability: GpuAvailabilityQuery): Machine[] {
     const inCountry = (m: Machine) => {
-      const country = this.catalog.dataCenter(m.dataCenterId)?.countryCode;
+      const country = this.catalog.dataCenters.get(m.dataCenterId)?.countryCode;
       return availability.countries.length === 0 || (country !== undefined && availability.countries.includes(country));
     };
     return this.capacity.machinesWhere((m) => m.gpuTypeId === gpuId && availability.clouds.includes(m.cloud) && inCountry(m));
@@ -58,7 +58,7 @@ export class CatalogViews {
   }
 
   private dataCenterName(id: string): string {
-    return this.catalog.dataCenter(id)?.name ?? id;
+    return this.catalog.dataCenters.get(id)?.name ?? id;
   }
 
   gpu(gpu: GpuTypeFixture, availability?: GpuAvailabilityQuery): GpuTypeView {
@@ -114,7 +114,7 @@ export class CatalogViews {
       if (gpuIds.length > 0) {
         view.gpuAvailability = gpuIds.map((id) => ({
           id,
-          name: this.catalog.gpuType(id)?.name ?? id,
+          name: this.catalog.gpuTypes.get(id)?.name ?? id,
           availability: level(here.filter((m) => m.gpuTypeId === id).reduce((n, m) => n + m.free, 0)),
         }));
       }
@@ -124,7 +124,7 @@ export class CatalogViews {
       if (pools.length > 0) {
         view.cpuAvailability = pools.map((p) => ({
           id: p.cpuFlavorId,
-          name: this.catalog.cpuFlavor(p.cpuFlavorId)?.name ?? p.cpuFlavorId,
+          name: this.catalog.cpuFlavors.get(p.cpuFlavorId)?.name ?? p.cpuFlavorId,
           availability: cpuLevel(p.availableVcpus, 2),
         }));
       }

@@ -52,6 +52,20 @@ export function controlRoutes(e: Emulator): Array<ControlRoute<unknown>> {
       },
     });
 
+  /** A list the control plane reads and empties (`more`: its other methods, between the two). */
+  const clearable = (name: "faults" | "requests", store: { list(): unknown[]; clear(): void }, ...more: Array<ControlRoute<unknown>>) => [
+    controlRoute({ method: "GET", path: `/_emulator/${name}`, handle: () => json(200, { [name]: store.list() }) }),
+    ...more,
+    controlRoute({
+      method: "DELETE",
+      path: `/_emulator/${name}`,
+      handle: () => {
+        store.clear();
+        return json(200, { [name]: [] });
+      },
+    }),
+  ];
+
   return [
     controlRoute({
       method: "POST",
@@ -130,48 +144,35 @@ export function controlRoutes(e: Emulator): Array<ControlRoute<unknown>> {
       },
     }),
 
-    controlRoute({ method: "GET", path: "/_emulator/faults", handle: () => json(200, { faults: e.faults.list() }) }),
-    controlRoute({
-      method: "POST",
-      path: "/_emulator/faults",
-      body: FaultInput,
-      handle: ({ body }) => {
-        if (body.status === undefined && !body.drop && body.latencyMs === undefined) {
-          throw badRequest("A fault needs at least one of status, drop or latencyMs");
-        }
-        return json(201, e.faults.add(body));
-      },
-    }),
-    controlRoute({
-      method: "DELETE",
-      path: "/_emulator/faults",
-      handle: () => {
-        e.faults.clear();
-        return json(200, { faults: [] });
-      },
-    }),
+    ...clearable(
+      "faults",
+      e.faults,
+      controlRoute({
+        method: "POST",
+        path: "/_emulator/faults",
+        body: FaultInput,
+        handle: ({ body }) => {
+          if (body.status === undefined && !body.drop && body.latencyMs === undefined) {
+            throw badRequest("A fault needs at least one of status, drop or latencyMs");
+          }
+          return json(201, e.faults.add(body));
+        },
+      }),
+    ),
 
-    controlRoute({ method: "GET", path: "/_emulator/requests", handle: () => json(200, { requests: e.requestLog.list() }) }),
-    controlRoute({
-      method: "DELETE",
-      path: "/_emulator/requests",
-      handle: () => {
-        e.requestLog.clear();
-        return json(200, { requests: [] });
-      },
-    }),
+    ...clearable("requests", e.requestLog),
 
     controlRoute({
       method: "GET",
       path: "/_emulator/accounts/:id",
-      handle: ({ params }) => json(200, found(e.accounts.get(params.id), "account", params.id)),
+      handle: ({ params }) => json(200, found(e.accounts.records.get(params.id), "account", params.id)),
     }),
     controlRoute({
       method: "PUT",
       path: "/_emulator/accounts/:id",
       body: AccountPatch,
       handle: ({ params, body }) => {
-        const account = found(e.accounts.get(params.id), "account", params.id);
+        const account = found(e.accounts.records.get(params.id), "account", params.id);
         e.accounts.update(account, body);
         // New quotas start from empty windows, so a test's setup calls do not count against them.
         e.rateLimiter.clear();
@@ -203,7 +204,7 @@ function controlState(e: Emulator, now: number, clock: ClockState) {
     clock,
     timings: e.timings,
     shape: e.shape,
-    accounts: e.accounts.all(),
+    accounts: e.accounts.records.all(),
     pods: e.pods.live(now).map((p) => ({ accountId: p.accountId, ...podView(p, now) })),
     sandboxes: e.sandboxes.all().map((sb) => ({ accountId: sb.accountId, ...sandboxView(e.sandboxes, sb, now) })),
     templates: e.templates.all(),

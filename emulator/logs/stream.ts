@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { DEFAULT_LOG_TAIL, LogSource, MAX_LOG_TAIL } from "../../contract";
 import type { Clock } from "../clock";
 import { httpDate, isoMicros, parseMicros } from "../time";
-import { QueryReader } from "../query";
+import { readQuery } from "../query";
 import { eventsAfter, lastEvents, lastVisibleUs, type LogEvent, type RunLog } from "./timeline";
 
 const TICK_MS = 100;
@@ -47,13 +47,14 @@ export function readStreamRequest(
   lastEventId: string | undefined,
   resumeAfterUs: (us: number) => number = (us) => us,
 ): StreamRequest {
-  const q = new QueryReader(query);
-  const source = q.enumValue("source", LogSource.options);
-  const tail = q.integer("tail", 0, MAX_LOG_TAIL);
-  const sinceText = q.string("since");
-  const since = sinceText === undefined ? undefined : parseMicros(sinceText);
-  if (sinceText !== undefined && since === undefined) q.fail("since", "must be an RFC 3339 date-time");
-  q.done();
+  const { source, tail, since } = readQuery(query, (q) => {
+    const source = q.enumValue("source", LogSource.options);
+    const tail = q.integer("tail", 0, MAX_LOG_TAIL);
+    const sinceText = q.string("since");
+    const since = sinceText === undefined ? undefined : parseMicros(sinceText);
+    if (sinceText !== undefined && since === undefined) q.fail("since", "must be an RFC 3339 date-time");
+    return { source, tail, since };
+  });
   // Last-Event-ID wins over since, which wins over tail. An id we cannot read is ignored, as
   // EventSource clients resend whatever they last saw.
   const lastId = lastEventId === undefined ? undefined : parseMicros(lastEventId);

@@ -194,8 +194,8 @@ export class Capacity implements ResourceModule {
     ramPerGpu?: number;
     vcpuPerGpu?: number;
   }): Machine[] {
-    if (!this.catalog.dataCenter(input.dataCenterId)) throw badRequest(`Unknown data center "${input.dataCenterId}"`);
-    if (!this.catalog.gpuType(input.gpuTypeId)) throw badRequest(`Unknown GPU type "${input.gpuTypeId}"`);
+    if (!this.catalog.dataCenters.get(input.dataCenterId)) throw badRequest(`Unknown data center "${input.dataCenterId}"`);
+    if (!this.catalog.gpuTypes.get(input.gpuTypeId)) throw badRequest(`Unknown GPU type "${input.gpuTypeId}"`);
     const inPool = (m: Machine) =>
       m.dataCenterId === input.dataCenterId && m.gpuTypeId === input.gpuTypeId && m.cloud === input.cloud;
     if (input.machines) {
@@ -227,8 +227,8 @@ export class Capacity implements ResourceModule {
   }
 
   setCpuCapacity(input: { dataCenterId: string; cpuFlavorId: string; available: number }): CpuPool {
-    if (!this.catalog.dataCenter(input.dataCenterId)) throw badRequest(`Unknown data center "${input.dataCenterId}"`);
-    if (!this.catalog.cpuFlavor(input.cpuFlavorId)) throw badRequest(`Unknown CPU flavor "${input.cpuFlavorId}"`);
+    if (!this.catalog.dataCenters.get(input.dataCenterId)) throw badRequest(`Unknown data center "${input.dataCenterId}"`);
+    if (!this.catalog.cpuFlavors.get(input.cpuFlavorId)) throw badRequest(`Unknown CPU flavor "${input.cpuFlavorId}"`);
     let pool = this.cpuPool(input.dataCenterId, input.cpuFlavorId);
     if (!pool) {
       pool = { dataCenterId: input.dataCenterId, cpuFlavorId: input.cpuFlavorId, availableVcpus: 0 };

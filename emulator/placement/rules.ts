@@ -9,9 +9,6 @@ import type { Catalog } from "../catalog/store";
 import { ApiError, badRequest, unprocessable } from "../http";
 import type { TemplateRecord, Templates } from "../templates/store";
 
-/** Prices are kept to four decimals, as the catalog lists them. */
-export const round4 = (n: number) => Math.round(n * 10000) / 10000;
-
 /**
  * The template a create names: own or public (404 otherwise, never 403: no one learns that
  * another account's template exists), and of the kind this use takes (422 otherwise).
@@ -26,8 +23,8 @@ export function usableTemplate(templates: Templates, accountId: string, template
 
 /** Preference order when given (unknown ids ignored unless none is known); else every data center. */
 export function candidateDataCenters(catalog: Catalog, requested: string[] | undefined): string[] {
-  if (!requested || requested.length === 0) return catalog.allDataCenters().map((d) => d.id);
-  const known = requested.filter((id) => catalog.dataCenter(id));
+  if (!requested || requested.length === 0) return catalog.dataCenters.all().map((d) => d.id);
+  const known = requested.filter((id) => catalog.dataCenters.get(id));
   if (known.length === 0) throw badRequest(`None of the requested data centers exist: ${requested.join(", ")}`);
   return known;
 }

@@ -8,7 +8,7 @@ import {
 } from "../../contract";
 import { json, noContent } from "../http";
 import { streamReply } from "../logs/route";
-import { QueryReader } from "../query";
+import { readQuery } from "../query";
 import { familyRoutes } from "../router";
 import { profileOf } from "../shape";
 import { podLogSubject } from "./logs";
@@ -20,9 +20,7 @@ export const podRoutes = familyRoutes("pods", (route, world) => [
     method: "GET",
     path: "/v2/pods",
     handle: (op) => {
-      const q = new QueryReader(op.query);
-      const includeCluster = q.boolean("includeClusterPods") ?? false;
-      q.done();
+      const includeCluster = readQuery(op.query, (q) => q.boolean("includeClusterPods")) ?? false;
       return json(200, { pods: world.pods.list(op.account.id, op.now, includeCluster).map((p) => podView(p, op.now)) });
     },
   }),

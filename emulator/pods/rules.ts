@@ -7,10 +7,10 @@
  */
 import {
   CPU_POD_CLOUD,
+  DEFAULT_CONTAINER_DISK_GB,
   MAX_BODY_BYTES,
   globalNetworkingRefusal,
   storedArgs,
-  type Cloud,
   type CreatePodRequest,
   type CudaConstraint,
   type Mounts,
@@ -21,20 +21,15 @@ import type { Catalog } from "../catalog/store";
 import { ApiError, badRequest, conflict, notFound } from "../http";
 import { generatedPassword, hash32 } from "../ids";
 import type { World } from "../module";
-import { candidateDataCenters, checkBalance, round4, usableTemplate } from "../placement/rules";
+import { cpuPodCostPerHour, gpuPodCostPerHour } from "../../contract/estimate";
+import { candidateDataCenters, checkBalance, usableTemplate } from "../placement/rules";
 import type { TemplateRecord } from "../templates/store";
 import { podStatus, type PodRecord } from "./store";
 
-const DEFAULT_DISK_GB = 20;
 const DEFAULT_GLOBAL_MOUNT_PATH = "/mnt/global";
 
-/** Where a new pod goes and what it gets there. */
-export interface Placement {
-  gpu?: { id: string; count: number; vcpuCount: number; memory: number };
-  cpu?: { id: string; vcpuCount: number; memory: number };
-  dataCenterId: string;
-  hostId: string;
-  cudaVersion: string | null;
+/** Where a new pod goes and what it gets there (as the pod records it), at what hourly cost. */
+export interface Placement extends Pick<PodRecord, "gpu" | "cpu" | "dataCenterId" | "hostId" | "cudaVersion"> {
   cost: number;
 }
 
@@ -52,16 +47,10 @@ export interface Expanded {
   cuda: CudaConstraint;
 }
 
-/** Everything a create decided; the store turns it into a pod. */
-export interface CreatePlan {
+/** Everything a create decided; the store turns it into a pod (the members it shares are the pod's own). */
+export interface CreatePlan extends Pick<PodRecord, "cloud" | "globalNetworking" | "env" | "injected" | "mounts"> {
   deployment: Expanded;
   placement: Placement;
-  cloud: Cloud;
-  globalNetworking: boolean;
-  /** The deployment's env with the injected variables. */
-  env: Record<string, string>;
-  injected: Record<string, string>;
-  mounts: Mounts;
 }
 
 export function expand(body: CreatePodRequest, template: TemplateRecord | undefined): Expanded {
@@ -70,7 +59,7 @@ export function expand(body: CreatePodRequest, template: TemplateRecord | undefi
   return {
     image: body.image ?? template?.image ?? "",
     args: storedArgs(body).args ?? template?.args ?? "",
-    disk: body.disk ?? template?.disk ?? DEFAULT_DISK_GB,
+    disk: body.disk ?? template?.disk ?? DEFAULT_CONTAINER_DISK_GB,
     ports: body.ports ?? template?.ports ?? [],
     // Rule 2: env merges per key, body wins; every other field is replaced by the body's.
     env: { ...(template?.env ?? {}), ...(body.env ?? {}) },
@@ -90,12 +79,12 @@ export function expand(body: CreatePodRequest, template: TemplateRecord | undefi
 
 /** Null when the pod may use global networking where it is; otherwise why not (v2: globalNetworking). */
 export function globalNetworkingRefusalOf(catalog: Catalog, pod: { gpu?: { id: string }; dataCenterId: string }): string | null {
-  const gpuType = pod.gpu ? catalog.gpuType(pod.gpu.id) : undefined;
+  const gpuType = pod.gpu ? catalog.gpuTypes.get(pod.gpu.id) : undefined;
   // A GPU type the catalog does not know is refused: the service cannot vouch for it.
   const why = globalNetworkingRefusal({
     gpu: pod.gpu !== undefined,
     manufacturer: gpuType?.manufacturer ?? "UNKNOWN",
-    dataCenterGlobalNetwork: catalog.dataCenter(pod.dataCenterId)?.globalNetwork ?? false,
+    dataCenterGlobalNetwork: catalog.dataCenters.get(pod.dataCenterId)?.globalNetwork ?? false,
   });
   return why ? `Global networking ${why} (data center ${pod.dataCenterId})` : null;
 }
@@ -108,7 +97,7 @@ function describeCuda(cuda: CudaConstraint): string {
 
 function placeGpu(world: World, body: CreatePodRequest, deployment: Expanded, account: AccountRecord, dataCenterIds: string[]): Placement {
   const request = body.gpu!;
-  const gpuType = world.catalog.gpuType(request.id);
+  const gpuType = world.catalog.gpuTypes.get(request.id);
   if (!gpuType) throw badRequest(`Unknown GPU type "${request.id}"; GET /v2/catalog/gpus lists the GPU type ids`);
   if (gpuType.restrictedToAccounts && !gpuType.restrictedToAccounts.includes(account.id)) {
     throw new ApiError(403, `This account cannot access the ${gpuType.name} pool`);
@@ -120,7 +109,7 @@ function placeGpu(world: World, body: CreatePodRequest, deployment: Expanded, ac
   if (count > largest) {
     throw badRequest(`No ${cloud} machine has ${count} ${gpuType.id} GPUs; the largest has ${largest}`);
   }
-  const cost = round4(gpuType.price[cloud === "SECURE" ? "secure" : "community"] * count);
+  const cost = gpuPodCostPerHour(gpuType, cloud, count);
   checkBalance(account, cost, "pod");
   const machine = world.capacity.placeGpu({
     gpuTypeId: gpuType.id,
@@ -152,13 +141,13 @@ function placeGpu(world: World, body: CreatePodRequest, deployment: Expanded, ac
 
 function placeCpu(world: World, body: CreatePodRequest, account: AccountRecord, dataCenterIds: string[]): Placement {
   const request = body.cpu!;
-  const flavor = world.catalog.cpuFlavor(request.id);
+  const flavor = world.catalog.cpuFlavors.get(request.id);
   if (!flavor) throw badRequest(`Unknown CPU flavor "${request.id}"; GET /v2/catalog/cpus lists the flavor ids`);
   if (request.vcpuCount < flavor.vcpu.min || request.vcpuCount > flavor.vcpu.max) {
     throw badRequest(`cpu.vcpuCount ${request.vcpuCount} is not valid for ${flavor.id} (${flavor.vcpu.min} to ${flavor.vcpu.max} vCPUs)`);
   }
   if ((body.cloud ?? CPU_POD_CLOUD) !== CPU_POD_CLOUD) throw badRequest(`CPU pods run on ${CPU_POD_CLOUD} cloud only`);
-  const cost = round4(flavor.price.securePerVcpu * request.vcpuCount);
+  const cost = cpuPodCostPerHour(flavor, request.vcpuCount);
   checkBalance(account, cost, "pod");
   const pool = world.capacity.placeCpu(flavor.id, request.vcpuCount, dataCenterIds);
   if (!pool) {
@@ -195,12 +184,12 @@ function allowedDataCenters(world: World, account: AccountRecord, body: CreatePo
     throw notFound("global volume", globalMount.volumeId);
   }
   if (body.globalNetworking) {
-    const gpuType = body.gpu ? catalog.gpuType(body.gpu.id) : undefined;
+    const gpuType = body.gpu ? catalog.gpuTypes.get(body.gpu.id) : undefined;
     const why = globalNetworkingRefusal({ gpu: body.gpu !== undefined, manufacturer: gpuType?.manufacturer });
     if (why) throw badRequest(`Global networking ${why}`);
-    const eligible = dataCenterIds.filter((id) => catalog.dataCenter(id)?.globalNetwork);
+    const eligible = dataCenterIds.filter((id) => catalog.dataCenters.get(id)?.globalNetwork);
     if (eligible.length === 0) {
-      const offered = catalog.allDataCenters().filter((d) => d.globalNetwork).map((d) => d.id);
+      const offered = catalog.dataCenters.all().filter((d) => d.globalNetwork).map((d) => d.id);
       throw badRequest(
         `Global networking is not available in ${dataCenterIds.join(", ")}; data centers with global networking: ${offered.join(", ")}`,
       );

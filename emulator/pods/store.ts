@@ -16,7 +16,7 @@ import { hash32, randomId } from "../ids";
 import { lastVisibleUs } from "../logs/timeline";
 import type { World } from "../module";
 import type { Hold } from "../placement/capacity";
-import { round4 } from "../placement/rules";
+import { cpuPodCostPerHour, gpuPodCostPerHour } from "../../contract/estimate";
 import { TableModule } from "../records";
 import type { TemplateRecord } from "../templates/store";
 import { podRunLogs } from "./logs";
@@ -179,8 +179,8 @@ export class Pods extends TableModule<PodRecord> {
   /** Fixture pods have been running (or stopped) for a while when the emulator starts. */
   private fromFixture(seed: PodFixture, now: number): PodRecord {
     const { catalog, capacity } = this.world;
-    const gpuType = seed.gpu ? catalog.gpuType(seed.gpu.id) : undefined;
-    const flavor = seed.cpu ? catalog.cpuFlavor(seed.cpu.id) : undefined;
+    const gpuType = seed.gpu ? catalog.gpuTypes.get(seed.gpu.id) : undefined;
+    const flavor = seed.cpu ? catalog.cpuFlavors.get(seed.cpu.id) : undefined;
     const machine = seed.gpu
       ? capacity.placeGpu({ gpuTypeId: seed.gpu.id, count: seed.gpu.count, cloud: seed.cloud, dataCenterIds: [seed.dataCenterId], cuda: {} })
       : undefined;
@@ -216,10 +216,10 @@ export class Pods extends TableModule<PodRecord> {
     if (seed.gpu && gpuType) {
       const count = seed.gpu.count;
       pod.gpu = { id: gpuType.id, count, vcpuCount: (machine?.vcpuPerGpu ?? 8) * count, memory: (machine?.ramPerGpu ?? 32) * count };
-      pod.costPerHour = round4(gpuType.price[seed.cloud === "SECURE" ? "secure" : "community"] * count);
+      pod.costPerHour = gpuPodCostPerHour(gpuType, seed.cloud, count);
     } else if (seed.cpu && flavor) {
       pod.cpu = { id: flavor.id, vcpuCount: seed.cpu.vcpuCount, memory: Math.floor(seed.cpu.vcpuCount * flavor.ramGbPerVcpu) };
-      pod.costPerHour = round4(flavor.price.securePerVcpu * seed.cpu.vcpuCount);
+      pod.costPerHour = cpuPodCostPerHour(flavor, seed.cpu.vcpuCount);
     }
     // A seeded GPU pod without a machine of its own (none matched) holds nothing.
     if (running && (machine || seed.cpu)) this.reserve(pod);
@@ -230,14 +230,11 @@ export class Pods extends TableModule<PodRecord> {
 
   /** Purges pods whose termination completed; true when something changed. */
   sweep(now: number): boolean {
-    let changed = false;
-    for (const pod of this.records.all()) {
-      if (podStatus(pod, now) === "GONE") {
-        this.records.delete(pod);
-        changed = true;
-      }
-    }
-    return changed;
+    return this.records.changeEach((pod) => {
+      if (podStatus(pod, now) !== "GONE") return false;
+      this.records.delete(pod);
+      return true;
+    });
   }
 
   /** Id of a live pod of the account that mounts this network volume. */

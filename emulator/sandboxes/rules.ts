@@ -7,13 +7,9 @@ import { MIN_IDLE_TIMEOUT_SECONDS, type CreateSandboxRequest } from "../../contr
 import type { AccountRecord } from "../accounts/store";
 import { badRequest, unprocessable } from "../http";
 import type { World } from "../module";
-import { candidateDataCenters, checkBalance, round4, usableTemplate } from "../placement/rules";
+import { sandboxCostPerHour } from "../../contract/estimate";
+import { candidateDataCenters, checkBalance, usableTemplate } from "../placement/rules";
 import type { TemplateRecord } from "../templates/store";
-
-/** Per hour: vCPU × 0.03 + GB of memory × 0.004 + GB of disk × 0.0002. */
-export function sandboxCostPerHour(c: CreateSandboxRequest["compute"]): number {
-  return round4(c.vcpuCount * 0.03 + c.memoryInGb * 0.004 + c.containerDiskInGb * 0.0002);
-}
 
 /** POST /v2/sandboxes, in order: template (404/422), data centers (400), capacity (400), balance (402). */
 export function placeSandbox(world: World, account: AccountRecord, body: CreateSandboxRequest): { template?: TemplateRecord; dataCenterId: string; costPerHr: number } {

@@ -111,11 +111,7 @@ export class Sandboxes extends TableModule<SandboxRecord> {
 
   /** Writes every derived expiry down; true when something changed. */
   sweep(now: number): boolean {
-    let changed = false;
-    for (const sb of this.records.all()) {
-      if (!sb.final && this.settle(sb, now).final) changed = true;
-    }
-    return changed;
+    return this.records.changeEach((sb) => !sb.final && this.settle(sb, now).final !== undefined);
   }
 
   // ---- lookups ---------------------------------------------------------------------------------

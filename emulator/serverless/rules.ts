@@ -37,7 +37,7 @@ export function gpuSelection(world: World, accountId: string, body: CreateEndpoi
   const stray = excluded.filter((t) => !typesInPools.includes(t));
   if (stray.length > 0) throw badRequest(`gpu.excludedTypes: ${stray.join(", ")} ${stray.length > 1 ? "are" : "is"} not a GPU type in the selected pools`);
   if (typesInPools.every((t) => excluded.includes(t))) throw badRequest("gpu.excludedTypes: the selection leaves no GPU type");
-  const unknownDcs = (body.dataCenterIds ?? []).filter((id) => !catalog.dataCenter(id));
+  const unknownDcs = (body.dataCenterIds ?? []).filter((id) => !catalog.dataCenters.get(id));
   if (unknownDcs.length > 0) throw badRequest(`dataCenterIds: unknown data center ${unknownDcs.join(", ")}`);
   const missingVolumes = (body.networkVolumes ?? []).filter((id) => !world.volumes.networkVolume(accountId, id));
   if (missingVolumes.length > 0) throw badRequest(`networkVolumes: no network volume ${missingVolumes.join(", ")} on this account`);

@@ -1,6 +1,6 @@
 /** A create request (with its template) → the endpoint's wire shape (contract `Endpoint`), with the service's defaults. */
 import type { z } from "zod";
-import type { CreateEndpointRequest, Endpoint } from "../../contract";
+import { DEFAULT_CONTAINER_DISK_GB, type CreateEndpointRequest, type Endpoint } from "../../contract";
 import type { TemplateRecord } from "../templates/store";
 import { iso } from "../time";
 
@@ -38,7 +38,7 @@ export function endpointView(
     type,
     image: body.image ?? template?.image ?? "",
     args: body.args ?? template?.args ?? "",
-    disk: body.disk ?? template?.disk ?? 20,
+    disk: body.disk ?? template?.disk ?? DEFAULT_CONTAINER_DISK_GB,
     env: { ...(template?.env ?? {}), ...(body.env ?? {}) },
     ports: body.ports ?? template?.ports ?? [],
     registry: body.registry !== undefined ? body.registry : (template?.registry ?? null),

@@ -1,7 +1,7 @@
 /** `/v2/templates` (own, full CRUD) and `/v2/catalog/templates` (public, by source). */
 import { CreateTemplateRequest, UpdateTemplateRequest, storedArgs, type CommandFields } from "../../contract";
 import { json, noContent } from "../http";
-import { QueryReader } from "../query";
+import { readQuery } from "../query";
 import { familyRoute, familyRoutes } from "../router";
 import { templateView } from "./view";
 
@@ -17,9 +17,7 @@ export const templateRoutes = familyRoutes("templates", (route, { templates }) =
     method: "GET",
     path: "/v2/catalog/templates",
     handle: (op) => {
-      const q = new QueryReader(op.query);
-      const source = q.enumValue("source", ["official", "verified", "community"] as const) ?? "official";
-      q.done();
+      const source = readQuery(op.query, (q) => q.enumValue("source", ["official", "verified", "community"] as const)) ?? "official";
       const list = templates
         .all()
         .filter((t) => t.public && (t.source ?? "community") === source)

@@ -5,7 +5,7 @@
  * placement/rules.ts): an own or public template, 404 for an unknown id or another account's
  * private template (never 403, so no one learns that it exists).
  */
-import { storedArgs, type CreateTemplateRequest, type UpdateTemplateRequest } from "../../contract";
+import { DEFAULT_CONTAINER_DISK_GB, storedArgs, type CreateTemplateRequest, type UpdateTemplateRequest } from "../../contract";
 import type { Fixture, TemplateFixture } from "../fixture";
 import { notFound } from "../http";
 import { randomId } from "../ids";
@@ -44,7 +44,7 @@ export class Templates extends TableModule<TemplateRecord> {
       name: body.name,
       image: body.image,
       args: storedArgs(body).args ?? "",
-      disk: body.disk ?? 20,
+      disk: body.disk ?? DEFAULT_CONTAINER_DISK_GB,
       env: body.env ?? {},
       ports: body.ports ?? [],
       registry: body.registry ?? null,

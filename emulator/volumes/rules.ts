@@ -6,7 +6,7 @@ import type { NetworkVolumeRecord, VolumeTier } from "./store";
 
 /** The data center and tier a new volume gets: the data center must offer network volumes, of that tier. */
 export function volumePlacement(world: World, body: CreateNetworkVolumeRequest): { dataCenter: string; type: VolumeTier } {
-  const dc = world.catalog.dataCenter(body.dataCenter);
+  const dc = world.catalog.dataCenters.get(body.dataCenter);
   if (!dc) throw badRequest(`Unknown data center "${body.dataCenter}"`);
   if (dc.networkVolumeTypes.length === 0) throw badRequest(`Data center ${dc.id} does not offer network volumes`);
   const type = body.type ?? dc.networkVolumeTypes[0];

@@ -16,16 +16,7 @@ export class Pods {
    */
   async create(request: CreatePodRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Pod> {
     if (options.validate !== false) assertValid("pod create request", request, createPodViolations(request));
-    const { signal } = options;
-    return createOnce(this.http, {
-      path: "/v2/pods",
-      body: createWithStoredArgs(request),
-      schema: Pod,
-      name: request.name,
-      signal,
-      get: (id) => this.get(id, { signal }),
-      page: () => this.page({ signal }),
-    });
+    return createOnce(this.http, this, { path: "/v2/pods", body: createWithStoredArgs(request), schema: Pod, signal: options.signal });
   }
 
   get(id: string, options: { signal?: AbortSignal } = {}): Promise<Pod> {

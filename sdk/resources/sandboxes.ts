@@ -16,16 +16,7 @@ export class Sandboxes {
 
   async create(request: CreateSandboxRequest, options: { signal?: AbortSignal; validate?: boolean } = {}): Promise<Sandbox> {
     if (options.validate !== false) assertValid("sandbox create request", request, createSandboxRequestViolations(request));
-    const { signal } = options;
-    return createOnce(this.http, {
-      path: "/v2/sandboxes",
-      body: request,
-      schema: Sandbox,
-      name: request.name,
-      signal,
-      get: (id) => this.get(id, { signal }),
-      page: () => this.page({ signal }),
-    });
+    return createOnce(this.http, this, { path: "/v2/sandboxes", body: request, schema: Sandbox, signal: options.signal });
   }
 
   get(id: string, options: { signal?: AbortSignal } = {}): Promise<Sandbox> {

@@ -9,18 +9,13 @@ export class Serverless {
   async create(request: CreateEndpointRequest, options: { signal?: AbortSignal } = {}) {
     const parsed = parseWire(CreateEndpointRequest, request);
     assertValid("serverless endpoint create request", request, [...(parsed.ok ? [] : parsed.violations), ...createEndpointViolations(request)]);
-    return createOnce(this.http, {
-      path: "/v2/serverless",
-      body: request,
-      schema: Endpoint,
-      name: request.name,
-      signal: options.signal,
-      get: (id) => this.get(id, options),
-      page: async () => {
-        const response = await this.http.request({ method: "GET", path: "/v2/serverless", schema: ListEndpointsResponse, signal: options.signal });
-        return { items: response.endpoints, setAside: response.setAside };
-      },
-    });
+    return createOnce(this.http, this, { path: "/v2/serverless", body: request, schema: Endpoint, signal: options.signal });
+  }
+
+  /** The list with the endpoints it could not read set aside (id, name and violations of each). */
+  async page(options: { signal?: AbortSignal } = {}) {
+    const response = await this.http.request({ method: "GET", path: "/v2/serverless", schema: ListEndpointsResponse, signal: options.signal });
+    return { items: response.endpoints, setAside: response.setAside };
   }
 
   /** Every endpoint the SDK can read; one it cannot read does not hide the others. */

@@ -1,6 +1,6 @@
 /** The /_emulator/ control plane: auth, reset, fixtures, state, clock, timings, faults, request log. */
 import { EmulatorControl } from "../../emulator";
-import { gpuPod, KEYS, sleep, useEmulator } from "./harness";
+import { createdPod, gpuPod, KEYS, sleep, useEmulator } from "./harness";
 
 const h = useEmulator({ freezeClock: true }, async (emulator) => {
   await emulator.control.clearFaults();
@@ -18,7 +18,7 @@ test("requires the admin token", async () => {
 });
 
 test("reset returns to the fixture; state shows everything", async () => {
-  const pod = (await h.post("/v2/pods", gpuPod())).body;
+  const pod = await createdPod(h);
   const state = await h.control.state();
   expect((state.pods as Array<{ id: string; accountId: string }>).find((p) => p.id === pod.id)).toMatchObject({ accountId: "acct_dev", status: "PROVISIONING" });
   expect(state).toMatchObject({ fixture: "default", clock: { frozen: true }, timings: { podProvisioningMs: 100 } });
@@ -70,7 +70,7 @@ test("the clock can be read, frozen, advanced, set and unfrozen", async () => {
 
 test("timings apply to pods created afterwards", async () => {
   expect(await h.control.setTimings({ podProvisioningMs: 5000 })).toMatchObject({ podProvisioningMs: 5000, podStartingMs: 100 });
-  const pod = (await h.post("/v2/pods", gpuPod())).body;
+  const pod = await createdPod(h);
   await h.control.advance(4000);
   expect((await h.get(`/v2/pods/${pod.id}`)).body.status).toBe("PROVISIONING");
   await h.control.advance(1000);
@@ -109,7 +109,7 @@ describe("faults", () => {
 
   test("globs match paths, a custom body replaces the problem, methods filter", async () => {
     await h.control.addFault({ path: "/v2/pods/*", method: "GET", status: 500, body: { oops: true } });
-    const pod = (await h.post("/v2/pods", gpuPod())).body;
+    const pod = await createdPod(h);
     const read = await h.get(`/v2/pods/${pod.id}`);
     expect(read).toMatchObject({ status: 500, body: { oops: true } });
     expect((await h.get("/v2/pods")).status).toBe(200);
@@ -163,7 +163,7 @@ test("the request log records API calls (method, path, query, status, account, t
 
 test("container events for unknown ids are 404, and for the wrong state 409", async () => {
   await expect(h.control.podExit("nope")).rejects.toMatchObject({ status: 404 });
-  const pod = (await h.post("/v2/pods", gpuPod())).body;
+  const pod = await createdPod(h);
   await expect(h.control.podExit(pod.id)).rejects.toMatchObject({ status: 409 });
   await expect(h.control.sandboxExit("nope")).rejects.toMatchObject({ status: 404 });
 });

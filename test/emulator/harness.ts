@@ -73,6 +73,16 @@ export async function boot(options: EmulatorOptions = {}): Promise<Harness> {
   };
 }
 
+/** Runs `use` against an emulator of its own, closed afterwards whatever `use` did. */
+export async function withEmulator<T>(options: EmulatorOptions, use: (h: Harness) => Promise<T>): Promise<T> {
+  const h = await boot(options);
+  try {
+    return await use(h);
+  } finally {
+    await h.close();
+  }
+}
+
 /**
  * One emulator for the tests of a file (or describe block), closed after the last; `beforeEachTest`
  * runs before every test (`freshFixture()` for most suites).
@@ -87,6 +97,12 @@ export const freshFixture = (clockAt?: string) => async (h: Harness) => {
   if (clockAt !== undefined) await h.control.freezeClock(clockAt);
 };
 
+/** Expects a 422 whose errors include each of `violations`: a string as it is, a pattern matched anywhere in one. */
+export function expectViolationsIncluding(response: ApiResponse, violations: Array<string | RegExp>): void {
+  expect(response.status).toBe(422);
+  expect(response.body.errors).toEqual(expect.arrayContaining(violations.map((v) => (typeof v === "string" ? v : expect.stringMatching(v)))));
+}
+
 /** A valid GPU pod body; override what a test is about. */
 export function gpuPod(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { name: "test-pod", image: "python:3.12-slim", gpu: { id: GPU.rtx4090 }, ...overrides };
@@ -100,21 +116,42 @@ export function sandboxBody(overrides: Record<string, unknown> = {}): Record<str
   return { name: "sb", image: "python:3.12-slim", compute: { vcpuCount: 2, memoryInGb: 4, containerDiskInGb: 10 }, ...overrides };
 }
 
+/** The body of a create's answer, which must be a 201 (else the test fails, showing the answer). */
+function createdBody(response: ApiResponse): any {
+  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
+/** Creates a pod and returns it as answered (PROVISIONING). */
+export async function createdPod(h: Harness, body: Record<string, unknown> = gpuPod(), key?: string): Promise<any> {
+  return createdBody(await h.post("/v2/pods", body, { key }));
+}
+
+/** Creates a sandbox and returns it as answered (CREATING). */
+export async function createdSandbox(h: Harness, body: Record<string, unknown> = sandboxBody()): Promise<any> {
+  return createdBody(await h.post("/v2/sandboxes", body));
+}
+
 /** Creates a pod and moves the (frozen) clock until it is RUNNING. */
 export async function runningPod(h: Harness, body: Record<string, unknown> = gpuPod(), key?: string): Promise<any> {
-  const created = await h.post("/v2/pods", body, { key });
-  if (created.status !== 201) throw new Error(`create failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const created = await createdPod(h, body, key);
   await h.control.advance(250);
-  const pod = await h.get(`/v2/pods/${created.body.id}`, { key });
+  const pod = await h.get(`/v2/pods/${created.id}`, { key });
   if (pod.body.status !== "RUNNING") throw new Error(`pod is ${pod.body.status}`);
   return pod.body;
 }
 
+/** The id of a pod serving HTTP (its log lines are the server's) that has been RUNNING for `seconds` of emulator time. */
+export async function podRunningFor(h: Harness, seconds: number): Promise<string> {
+  const pod = await runningPod(h, gpuPod({ image: "python:3.12-slim", args: "python -m http.server 8000" }));
+  await h.control.advance(seconds * 1000);
+  return pod.id;
+}
+
 export async function runningSandbox(h: Harness, body: Record<string, unknown> = sandboxBody()): Promise<any> {
-  const created = await h.post("/v2/sandboxes", body);
-  if (created.status !== 201) throw new Error(`create failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const created = await createdSandbox(h, body);
   await h.control.advance(150);
-  const sandbox = await h.get(`/v2/sandboxes/${created.body.id}`);
+  const sandbox = await h.get(`/v2/sandboxes/${created.id}`);
   if (sandbox.body.state !== "RUNNING") throw new Error(`sandbox is ${sandbox.body.state}`);
   return sandbox.body;
 }

@@ -1,22 +1,15 @@
 /** Pod and sandbox log streams: SSE framing, backfill, resume, live lines, 409 codes, activity. */
-import { backfillOf, freshFixture, gpuPod, openLogStream, runningPod, runningSandbox, sandboxBody, sleep, useEmulator } from "./harness";
+import { backfillOf, createdPod, createdSandbox, freshFixture, openLogStream, podRunningFor, runningSandbox, sandboxBody, sleep, useEmulator } from "./harness";
 
 const h = useEmulator({ freezeClock: true }, freshFixture("2030-05-01T08:00:00Z"));
 
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
-/** A pod that has been RUNNING for `seconds` of emulator time. */
-async function podRunningFor(seconds: number): Promise<string> {
-  const pod = await runningPod(h, gpuPod({ image: "python:3.12-slim", args: "python -m http.server 8000" }));
-  await h.control.advance(seconds * 1000);
-  return pod.id;
-}
-
 const backfill = (path: string, headers?: Record<string, string>) => backfillOf(h, path, headers);
 
 describe("409 while no container can stream, with the code member", () => {
   test("pods: provisioning, stopped, terminated", async () => {
-    const pod = (await h.post("/v2/pods", gpuPod())).body;
+    const pod = await createdPod(h);
     const provisioning = await openLogStream(h, `/v2/pods/${pod.id}/logs`);
     expect(provisioning.status).toBe(409);
     expect(provisioning.headers.get("content-type")).toBe("application/problem+json");
@@ -32,7 +25,7 @@ describe("409 while no container can stream, with the code member", () => {
   });
 
   test("sandboxes: creating, failed, terminated; unknown ids are 404", async () => {
-    const sb = (await h.post("/v2/sandboxes", sandboxBody())).body;
+    const sb = await createdSandbox(h);
     expect((await openLogStream(h, `/v2/sandboxes/${sb.id}/logs`)).problem.code).toBe("sandbox_starting");
     await h.control.advance(100);
     await h.control.sandboxExit(sb.id);
@@ -45,7 +38,7 @@ describe("409 while no container can stream, with the code member", () => {
 
 describe("backfill", () => {
   test("frames are id + data with a microsecond ts equal to the id, strictly increasing", async () => {
-    const id = await podRunningFor(200);
+    const id = await podRunningFor(h, 200);
     const events = await backfill(`/v2/pods/${id}/logs?tail=5000`);
     expect(events.length).toBeGreaterThan(200);
     for (const e of events) {
@@ -57,7 +50,7 @@ describe("backfill", () => {
   });
 
   test("lines are believable: image pull and container start (system), then the process's output", async () => {
-    const id = await podRunningFor(5);
+    const id = await podRunningFor(h, 5);
     const events = await backfill(`/v2/pods/${id}/logs?tail=5000`);
     const system = events.filter((e) => e.data.source === "system").map((e) => e.data.line);
     const container = events.filter((e) => e.data.source === "container").map((e) => e.data.line);
@@ -68,7 +61,7 @@ describe("backfill", () => {
   });
 
   test("tail: 100 by default, any number up to 5000, 0 for live only; beyond 5000 is 422", async () => {
-    const id = await podRunningFor(300);
+    const id = await podRunningFor(h, 300);
     expect(await backfill(`/v2/pods/${id}/logs`)).toHaveLength(100);
     const five = await backfill(`/v2/pods/${id}/logs?tail=5`);
     expect(five).toHaveLength(5);
@@ -80,7 +73,7 @@ describe("backfill", () => {
   });
 
   test("source selects container or system lines", async () => {
-    const id = await podRunningFor(20);
+    const id = await podRunningFor(h, 20);
     const system = await backfill(`/v2/pods/${id}/logs?tail=5000&source=system`);
     const container = await backfill(`/v2/pods/${id}/logs?tail=5000&source=container`);
     expect(system.length).toBeGreaterThan(5);
@@ -91,7 +84,7 @@ describe("backfill", () => {
   });
 
   test("since resumes from a time (tail ignored); Last-Event-ID wins over both and is exclusive", async () => {
-    const id = await podRunningFor(60);
+    const id = await podRunningFor(h, 60);
     const all = await backfill(`/v2/pods/${id}/logs?tail=5000`);
     const pivot = all[all.length - 10];
     const since = await backfill(`/v2/pods/${id}/logs?tail=2&since=${encodeURIComponent(pivot.id)}`);
@@ -104,7 +97,7 @@ describe("backfill", () => {
 
 describe("live", () => {
   test("new lines arrive as the clock advances, continuing without gaps after a resume", async () => {
-    const id = await podRunningFor(10);
+    const id = await podRunningFor(h, 10);
     const stream = await openLogStream(h, `/v2/pods/${id}/logs?tail=1`);
     await stream.until((e) => e.length === 1);
     await h.control.advance(3000);
@@ -117,14 +110,14 @@ describe("live", () => {
 
   test("with a real-time clock, a running container prints about one line per second", async () => {
     await h.control.unfreezeClock();
-    const id = await podRunningFor(1);
+    const id = await podRunningFor(h, 1);
     const stream = await openLogStream(h, `/v2/pods/${id}/logs?tail=0&source=container`);
     await stream.until((e) => e.length >= 1, 5000);
     stream.close();
   });
 
   test("the stream ends when the container exits, after its last lines", async () => {
-    const id = await podRunningFor(5);
+    const id = await podRunningFor(h, 5);
     const stream = await openLogStream(h, `/v2/pods/${id}/logs?tail=0`);
     await h.control.podExit(id);
     await stream.end();

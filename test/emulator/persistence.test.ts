@@ -3,32 +3,28 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { useScratch } from "../helpers/scratch";
-import { boot, gpuPod, sandboxBody, type Harness } from "./harness";
+import { createdPod, createdSandbox, gpuPod, sandboxBody, withEmulator } from "./harness";
 
 const { tempDir, track } = useScratch("compute-emulator-");
 
 test("every kind of state comes back after a clean restart, with the clock where it was", async () => {
   const dataDir = tempDir();
-  let h: Harness = await boot({ dataDir, freezeClock: "2030-07-01T00:00:00Z" });
-  let pod, sandbox, volume, template, endpoint, before, capacityBefore;
-  try {
-    pod = (await h.post("/v2/pods", gpuPod({ startJupyter: true, dataCenterIds: ["EU-RO-1"] }))).body;
-    sandbox = (await h.post("/v2/sandboxes", sandboxBody({ labels: { keep: "yes" } }))).body;
+  const saved = await withEmulator({ dataDir, freezeClock: "2030-07-01T00:00:00Z" }, async (h) => {
+    const pod = await createdPod(h, gpuPod({ startJupyter: true, dataCenterIds: ["EU-RO-1"] }));
+    const sandbox = await createdSandbox(h, sandboxBody({ labels: { keep: "yes" } }));
     await h.control.advance(250);
-    volume = (await h.post("/v2/network-volumes", { name: "kept", dataCenter: "US-TX-3", size: 25 })).body;
-    template = (await h.post("/v2/templates", { name: "kept", image: "me/kept:1" })).body;
-    endpoint = (await h.post("/v2/serverless", { name: "kept", type: "QUEUE", scaling: { type: "QUEUE_DELAY", queueDelay: 1 }, image: "i", gpu: { pools: ["ADA_24"] } })).body;
+    const volume = (await h.post("/v2/network-volumes", { name: "kept", dataCenter: "US-TX-3", size: 25 })).body;
+    const template = (await h.post("/v2/templates", { name: "kept", image: "me/kept:1" })).body;
+    const endpoint = (await h.post("/v2/serverless", { name: "kept", type: "QUEUE", scaling: { type: "QUEUE_DELAY", queueDelay: 1 }, image: "i", gpu: { pools: ["ADA_24"] } })).body;
     await h.call("PUT", "/v2/account/ssh-keys", { body: { keys: ["ssh-ed25519 AAAAkept kept@host"] } });
     await h.control.updateAccount("acct_dev", { balance: 12.5 });
-    before = (await h.get(`/v2/pods/${pod.id}`)).body;
+    const before = (await h.get(`/v2/pods/${pod.id}`)).body;
     expect(before.status).toBe("RUNNING");
-    capacityBefore = await h.control.capacity();
-  } finally {
-    await h.close();
-  }
+    return { pod, sandbox, volume, template, endpoint, before, capacityBefore: await h.control.capacity() };
+  });
+  const { pod, sandbox, volume, template, endpoint, before, capacityBefore } = saved;
 
-  h = await boot({ dataDir });
-  try {
+  await withEmulator({ dataDir }, async (h) => {
     expect(await h.control.clock()).toEqual({ now: "2030-07-01T00:00:00.250Z", frozen: true });
     expect((await h.get(`/v2/pods/${pod.id}`)).body).toEqual(before);
     expect((await h.get(`/v2/sandboxes/${sandbox.id}`)).body).toMatchObject({ state: "RUNNING", labels: { keep: "yes" } });
@@ -41,9 +37,7 @@ test("every kind of state comes back after a clean restart, with the clock where
     // Lifecycle continues from the restored clock.
     await h.post(`/v2/pods/${pod.id}/action`, { action: "stop" });
     expect((await h.get(`/v2/pods/${pod.id}`)).body.status).toBe("EXITED");
-  } finally {
-    await h.close();
-  }
+  });
 
   expect(readdirSync(dataDir)).toEqual(["state.json"]); // no temp file left behind
   expect(() => JSON.parse(readFileSync(join(dataDir, "state.json"), "utf8"))).not.toThrow();
@@ -51,20 +45,14 @@ test("every kind of state comes back after a clean restart, with the clock where
 
 test("reset through the control plane is durable too", async () => {
   const dataDir = tempDir();
-  let h = await boot({ dataDir });
-  let podId: string;
-  try {
-    podId = (await h.post("/v2/pods", gpuPod())).body.id;
+  const podId = await withEmulator({ dataDir }, async (h) => {
+    const created = (await createdPod(h)).id;
     await h.control.reset();
-  } finally {
-    await h.close();
-  }
-  h = await boot({ dataDir });
-  try {
+    return created;
+  });
+  await withEmulator({ dataDir }, async (h) => {
     expect((await h.get(`/v2/pods/${podId}`)).status).toBe(404);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 /** Runs the real `compute-emulator` entry point (from source) and resolves with its URL. */

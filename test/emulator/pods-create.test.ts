@@ -1,24 +1,19 @@
 /** POST /v2/pods: every rule of the v2 document and the contract decisions except templates. */
-import { cpuPod, freshFixture, GPU, gpuPod, KEYS, useEmulator } from "./harness";
+import { podDefaults } from "../helpers/fixtures";
+import { cpuPod, createdPod, freshFixture, GPU, gpuPod, KEYS, useEmulator } from "./harness";
 
 const h = useEmulator({ freezeClock: true }, freshFixture());
 
 const create = (body: Record<string, unknown>, key?: string) => h.post("/v2/pods", body, { key });
 
 test("a GPU pod is created PROVISIONING with its machine assigned and the whole Pod shape", async () => {
-  const response = await create(gpuPod({ gpu: { id: GPU.rtx4090, count: 2 }, ports: ["8888/http"], env: { A: "1" } }));
-  expect(response.status).toBe(201);
-  const pod = response.body;
+  const pod = await createdPod(h, gpuPod({ gpu: { id: GPU.rtx4090, count: 2 }, ports: ["8888/http"], env: { A: "1" } }));
   expect(pod).toMatchObject({
     name: "test-pod",
     status: "PROVISIONING",
     actions: ["stop", "terminate"],
     image: "python:3.12-slim",
-    args: "",
-    cmd: [],
-    entrypoint: [],
-    disk: 20,
-    mounts: {},
+    ...podDefaults(),
     ports: ["8888/http"],
     env: { A: "1" },
     registry: null,

@@ -1,10 +1,15 @@
 /** Pod lifecycle on the emulator clock, actions, PATCH, delete, cluster members, control-plane events. */
-import { cpuPod, freshFixture, GPU, gpuPod, KEYS, runningPod, sleep, useEmulator } from "./harness";
+import { cpuPod, createdPod, freshFixture, GPU, gpuPod, KEYS, runningPod, sleep, useEmulator } from "./harness";
 
 const h = useEmulator({ freezeClock: true }, freshFixture());
 
 const get = async (id: string) => (await h.get(`/v2/pods/${id}`)).body;
 const act = (id: string, action: string) => h.post(`/v2/pods/${id}/action`, { action });
+/** The pod's status once `ms` more of emulator time have passed. */
+const statusAfter = async (id: string, ms: number) => {
+  await h.control.advance(ms);
+  return (await get(id)).status;
+};
 const sshPod = () => gpuPod({ ports: ["22/tcp", "8888/http"], startSsh: true });
 
 describe("status follows the emulator clock", () => {
@@ -59,12 +64,11 @@ describe("actions", () => {
   test("restart goes back through STARTING", async () => {
     const pod = await runningPod(h);
     expect((await act(pod.id, "restart")).body.status).toBe("STARTING");
-    await h.control.advance(100);
-    expect((await get(pod.id)).status).toBe("RUNNING");
+    expect(await statusAfter(pod.id, 100)).toBe("RUNNING");
   });
 
   test("an action not in the pod's actions is 409", async () => {
-    const pod = (await h.post("/v2/pods", gpuPod())).body;
+    const pod = await createdPod(h);
     const start = await act(pod.id, "start");
     expect(start.status).toBe(409);
     expect(start.body.detail).toMatch(/PROVISIONING/);
@@ -129,8 +133,7 @@ describe("PATCH", () => {
     expect((await h.patch(`/v2/pods/${pod.id}`, { ports: ["8888/http"], image: pod.image })).body.status).toBe("RUNNING");
     const changed = (await h.patch(`/v2/pods/${pod.id}`, { image: "python:3.13-slim", cmd: ["python", "app.py"] })).body;
     expect(changed).toMatchObject({ status: "STARTING", image: "python:3.13-slim", cmd: ["python", "app.py"] });
-    await h.control.advance(100);
-    expect((await get(pod.id)).status).toBe("RUNNING");
+    expect(await statusAfter(pod.id, 100)).toBe("RUNNING");
     const stopped = await runningPod(h);
     await act(stopped.id, "stop");
     expect((await h.patch(`/v2/pods/${stopped.id}`, { disk: 40 })).body).toMatchObject({ status: "EXITED", disk: 40 });
@@ -203,25 +206,21 @@ describe("container events from the control plane", () => {
 
   test("fail-next makes the next created pod go to ERROR when it would have started", async () => {
     await h.control.failNext("pod");
-    const failing = (await h.post("/v2/pods", gpuPod())).body;
-    const healthy = (await h.post("/v2/pods", gpuPod())).body;
-    await h.control.advance(250);
-    expect((await get(failing.id)).status).toBe("ERROR");
+    const failing = await createdPod(h);
+    const healthy = await createdPod(h);
+    expect(await statusAfter(failing.id, 250)).toBe("ERROR");
     expect((await get(healthy.id)).status).toBe("RUNNING");
   });
 
   test("fail-start fails the ongoing start, or the next one", async () => {
-    const pod = (await h.post("/v2/pods", gpuPod())).body;
+    const pod = await createdPod(h);
     await h.control.podFailStart(pod.id);
-    await h.control.advance(250);
-    expect((await get(pod.id)).status).toBe("ERROR");
+    expect(await statusAfter(pod.id, 250)).toBe("ERROR");
     await act(pod.id, "start");
-    await h.control.advance(100);
-    expect((await get(pod.id)).status).toBe("RUNNING");
+    expect(await statusAfter(pod.id, 100)).toBe("RUNNING");
     await h.control.podFailStart(pod.id);
     expect((await get(pod.id)).status).toBe("RUNNING");
     await act(pod.id, "restart");
-    await h.control.advance(100);
-    expect((await get(pod.id)).status).toBe("ERROR");
+    expect(await statusAfter(pod.id, 100)).toBe("ERROR");
   });
 });

@@ -4,7 +4,7 @@
  * and pod log streams use whole-second ids and end with 200 instead of a 409.
  */
 import { EXTRA, RUNTIME_WARMUP_SECONDS } from "../../emulator/shape/public-views";
-import { backfillOf, boot, cpuPod, freshFixture, GPU, gpuPod, KEYS, openLogStream, runningPod, runningSandbox, sandboxBody, useEmulator } from "./harness";
+import { backfillOf, cpuPod, createdPod, createdSandbox, freshFixture, GPU, gpuPod, KEYS, openLogStream, podRunningFor, runningPod, runningSandbox, useEmulator, withEmulator } from "./harness";
 import { publicViolations } from "./openapi";
 
 const h = useEmulator({ shape: "public", freezeClock: "2030-05-01T08:00:00Z" }, freshFixture("2030-05-01T08:00:00Z"));
@@ -26,7 +26,7 @@ async function ok(path: string, key?: string): Promise<any> {
 
 describe("answers conform to the public OpenAPI", () => {
   test("the check is real: a member the document requires, missing or mistyped, is a violation", async () => {
-    const pod = (await h.post("/v2/pods", gpuPod())).body;
+    const pod = await createdPod(h);
     expect(publicViolations("Pod", pod)).toEqual([]);
     const { locked: _locked, ...unlocked } = pod;
     expect(publicViolations("Pod", unlocked)).toEqual([expect.stringContaining("locked")]);
@@ -103,12 +103,12 @@ describe("pods", () => {
   });
 
   test("mounts.persistent is null when the pod has none, kept when it has one; mounts gets no unknown member", async () => {
-    const bare = (await h.post("/v2/pods", gpuPod())).body;
+    const bare = await createdPod(h);
     expect(bare.mounts).toEqual({ persistent: null });
-    const withNetwork = (await h.post("/v2/pods", gpuPod({ mounts: { network: [{ volumeId: "vol_dev_tx", path: "/data" }] } }))).body;
+    const withNetwork = await createdPod(h, gpuPod({ mounts: { network: [{ volumeId: "vol_dev_tx", path: "/data" }] } }));
     expect(withNetwork.mounts).toEqual({ persistent: null, network: [{ volumeId: "vol_dev_tx", path: "/data" }] });
     const persistent = { size: 30, path: "/workspace" };
-    expect((await h.post("/v2/pods", gpuPod({ mounts: { persistent } }))).body.mounts).toEqual({ persistent });
+    expect((await createdPod(h, gpuPod({ mounts: { persistent } }))).mounts).toEqual({ persistent });
   });
 
   test(`runtime is thinned for the first ${RUNTIME_WARMUP_SECONDS} s of a run: uptime only, ports null`, async () => {
@@ -192,16 +192,11 @@ describe("catalog and endpoints: optional members null where the seed leaves the
 describe("requests and problems do not change", () => {
   test("the same invalid body gets the same 422 in both shapes", async () => {
     const body = gpuPod({ cpu: { id: "cpu3c", vcpuCount: 3 }, disk: 0, bogus: true });
-    const seed = await boot({ shape: "seed", freezeClock: true });
-    try {
-      const there = await seed.post("/v2/pods", body);
-      const here = await h.post("/v2/pods", body);
-      expect(there.status).toBe(422);
-      expect(here.status).toBe(422);
-      expect(here.body).toEqual(there.body);
-    } finally {
-      await seed.close();
-    }
+    const there = await withEmulator({ shape: "seed", freezeClock: true }, (seed) => seed.post("/v2/pods", body));
+    const here = await h.post("/v2/pods", body);
+    expect(there.status).toBe(422);
+    expect(here.status).toBe(422);
+    expect(here.body).toEqual(there.body);
   });
 
   test("problems carry no unknown member", async () => {
@@ -217,9 +212,7 @@ describe("pod log streams", () => {
   const backfill = (path: string, headers?: Record<string, string>) => backfillOf(h, path, headers);
 
   test("ids are the line's second; lines share it; data.ts keeps the exact time", async () => {
-    const pod = await runningPod(h, gpuPod({ image: "python:3.12-slim", args: "python -m http.server 8000" }));
-    await h.control.advance(5000);
-    const events = await backfill(`/v2/pods/${pod.id}/logs?tail=5000`);
+    const events = await backfill(`/v2/pods/${await podRunningFor(h, 5)}/logs?tail=5000`);
     for (const e of events) {
       expect(e.id).toMatch(SECOND);
       expect(e.id).toBe(`${e.data.ts.slice(0, 19)}Z`);
@@ -230,17 +223,16 @@ describe("pod log streams", () => {
   });
 
   test("a resume from a whole-second id sends that whole second again, then what follows", async () => {
-    const pod = await runningPod(h, gpuPod({ image: "python:3.12-slim", args: "python -m http.server 8000" }));
-    await h.control.advance(5000);
-    const all = await backfill(`/v2/pods/${pod.id}/logs?tail=5000`);
+    const id = await podRunningFor(h, 5);
+    const all = await backfill(`/v2/pods/${id}/logs?tail=5000`);
     const shared = all.find((e, i) => i > 0 && all[i - 1].id === e.id)!;
     const from = all.findIndex((e) => e.id === shared.id);
-    const resumed = await backfill(`/v2/pods/${pod.id}/logs`, { "Last-Event-ID": shared.id });
+    const resumed = await backfill(`/v2/pods/${id}/logs`, { "Last-Event-ID": shared.id });
     expect(resumed.map((e) => e.data)).toEqual(all.slice(from).map((e) => e.data));
   });
 
   test("no container to stream: 200 with the history there is, then the body ends (no 409)", async () => {
-    const provisioning = (await h.post("/v2/pods", gpuPod())).body;
+    const provisioning = await createdPod(h);
     const early = await openLogStream(h, `/v2/pods/${provisioning.id}/logs`);
     expect(early.status).toBe(200);
     await early.end();
@@ -257,7 +249,7 @@ describe("pod log streams", () => {
   });
 
   test("sandbox streams keep the seed's framing and 409 codes (the public document has no sandboxes)", async () => {
-    const creating = (await h.post("/v2/sandboxes", sandboxBody())).body;
+    const creating = await createdSandbox(h);
     expect((await openLogStream(h, `/v2/sandboxes/${creating.id}/logs`)).problem.code).toBe("sandbox_starting");
     const sandbox = await runningSandbox(h);
     await h.control.advance(2000);

@@ -1,5 +1,5 @@
 /** SSH keys, network volumes, serverless endpoints and the catalog. */
-import { freshFixture, GPU, gpuPod, KEYS, useEmulator } from "./harness";
+import { createdPod, freshFixture, GPU, gpuPod, KEYS, useEmulator } from "./harness";
 
 const h = useEmulator({ freezeClock: true }, freshFixture());
 
@@ -7,15 +7,15 @@ const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHx9Q2w3e4r5t6y7u8i9o0pAsDfGhJk
 
 describe("SSH keys", () => {
   test("PUT replaces the whole set; pods created afterwards get it in PUBLIC_KEY", async () => {
-    const before = (await h.post("/v2/pods", gpuPod({ startSsh: true }))).body;
+    const before = await createdPod(h, gpuPod({ startSsh: true }));
     const put = await h.call("PUT", "/v2/account/ssh-keys", { body: { keys: [KEY] } });
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ keys: [KEY] });
     expect((await h.get("/v2/account/ssh-keys")).body).toEqual({ keys: [KEY] });
-    expect((await h.post("/v2/pods", gpuPod({ startSsh: true }))).body.env.PUBLIC_KEY).toBe(KEY);
+    expect((await createdPod(h, gpuPod({ startSsh: true }))).env.PUBLIC_KEY).toBe(KEY);
     expect((await h.get(`/v2/pods/${before.id}`)).body.env.PUBLIC_KEY).not.toBe(KEY);
     await h.call("PUT", "/v2/account/ssh-keys", { body: { keys: [] } });
-    expect((await h.post("/v2/pods", gpuPod({ startSsh: true }))).body.env.PUBLIC_KEY).toBeUndefined();
+    expect((await createdPod(h, gpuPod({ startSsh: true }))).env.PUBLIC_KEY).toBeUndefined();
   });
 
   test("each key must be an authorized_keys line (422 per bad entry)", async () => {
@@ -53,7 +53,7 @@ describe("network volumes", () => {
   });
 
   test("a volume mounted by a pod cannot be deleted until the pod is gone", async () => {
-    const pod = (await h.post("/v2/pods", gpuPod({ mounts: { network: [{ volumeId: "vol_dev_tx", path: "/data" }] } }))).body;
+    const pod = await createdPod(h, gpuPod({ mounts: { network: [{ volumeId: "vol_dev_tx", path: "/data" }] } }));
     expect((await h.del("/v2/network-volumes/vol_dev_tx")).status).toBe(409);
     await h.del(`/v2/pods/${pod.id}`);
     expect((await h.del("/v2/network-volumes/vol_dev_tx")).status).toBe(204);

@@ -1,5 +1,5 @@
 /** Sandboxes: create, get, list, PATCH idle timeout, extend, delete, expiry and failure. */
-import { freshFixture, KEYS, runningSandbox, sandboxBody, seconds, useEmulator } from "./harness";
+import { createdSandbox, expectViolationsIncluding, freshFixture, KEYS, runningSandbox, sandboxBody, seconds, useEmulator } from "./harness";
 
 const h = useEmulator({ freezeClock: "2030-03-01T12:00:00Z" }, freshFixture("2030-03-01T12:00:00Z"));
 
@@ -7,9 +7,7 @@ const get = async (id: string) => (await h.get(`/v2/sandboxes/${id}`)).body;
 
 describe("create", () => {
   test("201 CREATING with defaults, then RUNNING with startedAt as its last activity", async () => {
-    const created = await h.post("/v2/sandboxes", sandboxBody({ labels: { team: "ml" }, ports: ["8000/http"] }));
-    expect(created.status).toBe(201);
-    const sb = created.body;
+    const sb = await createdSandbox(h, sandboxBody({ labels: { team: "ml" }, ports: ["8000/http"] }));
     expect(sb).toMatchObject({
       state: "CREATING",
       templateId: null,
@@ -43,33 +41,30 @@ describe("create", () => {
       maxLifetimeSeconds: 100,
       nope: 1,
     });
-    expect(response.status).toBe(422);
-    expect(response.body.errors).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(/^name: /),
-        expect.stringMatching(/^compute\.vcpuCount: /),
-        expect.stringMatching(/^egressPolicy\.allow: must not be empty/),
-        expect.stringMatching(/^labels/),
-        expect.stringMatching(/^maxLifetimeSeconds: must be >= 300/),
-        "nope: unknown property",
-        "image: is required unless templateId is set",
-      ]),
-    );
+    expectViolationsIncluding(response, [
+      /^name: /,
+      /^compute\.vcpuCount: /,
+      /^egressPolicy\.allow: must not be empty/,
+      /^labels/,
+      /^maxLifetimeSeconds: must be >= 300/,
+      "nope: unknown property",
+      "image: is required unless templateId is set",
+    ]);
     const tooLong = await h.post("/v2/sandboxes", sandboxBody({ maxLifetimeSeconds: 86401 }));
     expect(tooLong.status).toBe(422);
     expect(tooLong.body.errors).toEqual(["maxLifetimeSeconds: must be <= 86400 (the account maximum)"]);
   });
 
   test("the idle timeout is clamped to [90, account maximum]; a template supplies the image", async () => {
-    expect((await h.post("/v2/sandboxes", sandboxBody({ idleTimeoutSeconds: 10 }))).body.idleTimeoutSeconds).toBe(90);
-    expect((await h.post("/v2/sandboxes", sandboxBody({ idleTimeoutSeconds: 99999 }))).body.idleTimeoutSeconds).toBe(3600);
+    expect((await createdSandbox(h, sandboxBody({ idleTimeoutSeconds: 10 }))).idleTimeoutSeconds).toBe(90);
+    expect((await createdSandbox(h, sandboxBody({ idleTimeoutSeconds: 99999 }))).idleTimeoutSeconds).toBe(3600);
     const fromTemplate = await h.post("/v2/sandboxes", sandboxBody({ image: undefined, templateId: "tpl_ubuntu" }));
     expect(fromTemplate.body).toMatchObject({ image: "ubuntu:22.04", templateId: "tpl_ubuntu" });
     expect((await h.post("/v2/sandboxes", sandboxBody({ image: undefined, templateId: "tpl_vllm_worker" }))).status).toBe(422);
   });
 
   test("data-center preference and an ALLOW_LIST egress policy are kept", async () => {
-    const sb = (await h.post("/v2/sandboxes", sandboxBody({ dataCenterIds: ["EU-RO-1"], egressPolicy: { mode: "ALLOW_LIST", allow: ["pypi.org", "10.0.0.0/8"] } }))).body;
+    const sb = await createdSandbox(h, sandboxBody({ dataCenterIds: ["EU-RO-1"], egressPolicy: { mode: "ALLOW_LIST", allow: ["pypi.org", "10.0.0.0/8"] } }));
     expect(sb.dataCenterId).toBe("EU-RO-1");
     expect(sb.egressPolicy).toEqual({ mode: "ALLOW_LIST", allow: ["pypi.org", "10.0.0.0/8"] });
   });
@@ -79,7 +74,7 @@ describe("list", () => {
   test("filters by state and by every label given (AND, exact), excluding terminated unless asked", async () => {
     const a = await runningSandbox(h, sandboxBody({ labels: { team: "ml", env: "dev" } }));
     const b = await runningSandbox(h, sandboxBody({ labels: { team: "ml", env: "prod" } }));
-    const c = (await h.post("/v2/sandboxes", sandboxBody({ labels: { team: "web" } }))).body;
+    const c = await createdSandbox(h, sandboxBody({ labels: { team: "web" } }));
     await h.del(`/v2/sandboxes/${b.id}`);
     const ids = async (query: string) => (await h.get(`/v2/sandboxes${query}`)).body.sandboxes.map((s: { id: string }) => s.id);
     expect(await ids("")).toEqual([a.id, c.id]);
@@ -112,7 +107,7 @@ describe("PATCH idle timeout", () => {
     expect((await h.patch(`/v2/sandboxes/${sb.id}`, { idleTimeoutSeconds: 300, labels: {} })).status).toBe(400);
     expect((await h.patch(`/v2/sandboxes/${sb.id}`, { idleTimeoutSeconds: "300" })).status).toBe(400);
     expect((await h.patch(`/v2/sandboxes/${sb.id}`, [300])).status).toBe(400);
-    const creating = (await h.post("/v2/sandboxes", sandboxBody())).body;
+    const creating = await createdSandbox(h);
     expect((await h.patch(`/v2/sandboxes/${creating.id}`, { idleTimeoutSeconds: 300 })).status).toBe(422);
     await h.del(`/v2/sandboxes/${sb.id}`);
     const terminated = await h.patch(`/v2/sandboxes/${sb.id}`, { idleTimeoutSeconds: 300 });
@@ -135,7 +130,7 @@ describe("extend", () => {
   });
 
   test("while CREATING it counts from createdAt", async () => {
-    const sb = (await h.post("/v2/sandboxes", sandboxBody())).body;
+    const sb = await createdSandbox(h);
     const extended = (await h.post(`/v2/sandboxes/${sb.id}/extend`, { maxLifetimeSeconds: 4000 })).body;
     expect(seconds(sb.createdAt, extended.expiresAt)).toBe(4000);
   });
@@ -175,7 +170,7 @@ describe("expiry on the emulator clock", () => {
 
   test("account maximums come from the account", async () => {
     await h.control.updateAccount("acct_dev", { maxIdleTimeoutSeconds: 120, maxLifetimeSeconds: 600 });
-    const sb = (await h.post("/v2/sandboxes", sandboxBody())).body;
+    const sb = await createdSandbox(h);
     expect(sb).toMatchObject({ idleTimeoutSeconds: 120, maxLifetimeSeconds: 600 });
     const team = (await h.post("/v2/sandboxes", sandboxBody({ idleTimeoutSeconds: 7200 }), { key: KEYS.team })).body;
     expect(team.idleTimeoutSeconds).toBe(7200);
@@ -185,7 +180,7 @@ describe("expiry on the emulator clock", () => {
 describe("failure", () => {
   test("a start failure is FAILED with START_FAILED; DELETE then TERMINATED keeps the reason", async () => {
     await h.control.failNext("sandbox");
-    const sb = (await h.post("/v2/sandboxes", sandboxBody())).body;
+    const sb = await createdSandbox(h);
     await h.control.advance(100);
     const failed = await get(sb.id);
     expect(failed).toMatchObject({ state: "FAILED", terminationReason: "START_FAILED", startedAt: null, terminatedAt: "2030-03-01T12:00:00.100Z" });
@@ -195,7 +190,7 @@ describe("failure", () => {
   });
 
   test("fail-start on a CREATING sandbox, and a container exit of a RUNNING one", async () => {
-    const creating = (await h.post("/v2/sandboxes", sandboxBody())).body;
+    const creating = await createdSandbox(h);
     await h.control.sandboxFailStart(creating.id);
     await h.control.advance(100);
     expect((await get(creating.id)).terminationReason).toBe("START_FAILED");

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join, resolve } from "node:path";
 import { EmulatorControl, EmulatorControlError, startEmulator } from "../../emulator";
-import { boot, gpuPod, KEYS } from "./harness";
+import { gpuPod, KEYS, withEmulator } from "./harness";
 
 /** A pod answer tells the shapes apart: the seed has `cmd`, the public shape does not. */
 async function shapeOfAnswers(url: string, key: string = KEYS.dev): Promise<"seed" | "public"> {
@@ -56,8 +56,7 @@ describe("startEmulator", () => {
 });
 
 test("the control plane reads and switches the shape at run time; state shows it", async () => {
-  const h = await boot();
-  try {
+  await withEmulator({}, async (h) => {
     expect(await h.control.shape()).toBe("seed");
     expect(await h.control.setShape("public")).toBe("public");
     expect(await shapeOfAnswers(h.url)).toBe("public");
@@ -68,9 +67,7 @@ test("the control plane reads and switches the shape at run time; state shows it
     expect(await h.control.shape()).toBe("public");
     await h.control.setShape("seed");
     expect(await shapeOfAnswers(h.url)).toBe("seed");
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 test("compute-emulator --shape public answers in the public shape", async () => {

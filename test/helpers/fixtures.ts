@@ -90,6 +90,9 @@ export const KEYS = {
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The container members of a pod created without a command, a disk or mounts, as the seed answers them. */
+export const podDefaults = () => ({ args: "", cmd: [], entrypoint: [], disk: 20, mounts: {} });
+
 /** A Pod as the service answers it (seed shape), enough for the SDK's response schema. */
 export function podResponse(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -98,11 +101,7 @@ export function podResponse(overrides: Record<string, unknown> = {}): Record<str
     status: "PROVISIONING",
     actions: ["stop", "terminate"],
     image: "img:1",
-    args: "",
-    cmd: [],
-    entrypoint: [],
-    disk: 20,
-    mounts: {},
+    ...podDefaults(),
     ports: [],
     env: {},
     registry: null,

@@ -78,6 +78,15 @@ export function useLoopback(defaults: ClientOptions = {}) {
   };
 }
 
+/**
+ * A handler that answers the first request with `answers[0]`, the second with `answers[1]` and
+ * so on; the last one answers every request after it too.
+ */
+export function inTurn(...answers: Handler[]): Handler {
+  let next = 0;
+  return (req, res, raw) => answers[Math.min(next++, answers.length - 1)](req, res, raw);
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "content-type": status >= 400 ? "application/problem+json" : "application/json", ...headers });
   res.end(JSON.stringify(body));

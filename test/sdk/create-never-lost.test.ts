@@ -7,6 +7,7 @@ import type { ServerResponse } from "node:http";
 import { ComputeClient, CreatedButUnreadableError, ResponseValidationError } from "../../sdk";
 import { problem, sendJson, useLoopback, type Loopback, type SeenRequest } from "../helpers/loopback";
 import { podResponse, sandboxResponse } from "../helpers/fixtures";
+import { secondCopyOfSdkErrors } from "../helpers/second-copy";
 import { documentExamples } from "./openapi-bodies";
 
 const serve = useLoopback({ initialBackoffMs: 10, maxBackoffMs: 20 });
@@ -190,12 +191,9 @@ describe("status polling and a pod the list cannot read", () => {
 
 describe("CreatedButUnreadableError across two copies of the SDK", () => {
   it("is recognised by instanceof when thrown by another copy", () => {
-    let other: typeof import("../../sdk/errors") | undefined;
-    jest.isolateModules(() => {
-      other = jest.requireActual("../../sdk/errors");
-    });
-    const foreign = new other!.CreatedButUnreadableError({ method: "POST", path: "/v2/pods" }, "pod-9", ["status: must be one of"]);
-    expect(other!.CreatedButUnreadableError).not.toBe(CreatedButUnreadableError);
+    const other = secondCopyOfSdkErrors();
+    const foreign = new other.CreatedButUnreadableError({ method: "POST", path: "/v2/pods" }, "pod-9", ["status: must be one of"]);
+    expect(other.CreatedButUnreadableError).not.toBe(CreatedButUnreadableError);
     expect(foreign).toBeInstanceOf(CreatedButUnreadableError);
     expect(foreign).toBeInstanceOf(ResponseValidationError);
     expect(foreign.resourceId).toBe("pod-9");

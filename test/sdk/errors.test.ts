@@ -18,6 +18,7 @@ import {
 } from "../../sdk";
 import { problem, sendJson, startLoopback, TEST_KEY, useLoopback, type Loopback } from "../helpers/loopback";
 import { podResponse } from "../helpers/fixtures";
+import { secondCopyOfSdkErrors } from "../helpers/second-copy";
 
 const serve = useLoopback();
 
@@ -83,12 +84,9 @@ describe("error tree mapped from status", () => {
 
 describe("instanceof across two copies of the SDK", () => {
   it("recognises an error thrown by another copy of the package", () => {
-    let other: typeof import("../../sdk/errors") | undefined;
-    jest.isolateModules(() => {
-      other = jest.requireActual("../../sdk/errors");
-    });
-    const foreign = new other!.NotFoundError({ status: 404, title: "Not Found", detail: "gone", request: { method: "GET", path: "/v2/pods/x" } });
-    expect(other!.NotFoundError).not.toBe(NotFoundError); // truly a second copy
+    const other = secondCopyOfSdkErrors();
+    const foreign = new other.NotFoundError({ status: 404, title: "Not Found", detail: "gone", request: { method: "GET", path: "/v2/pods/x" } });
+    expect(other.NotFoundError).not.toBe(NotFoundError); // truly a second copy
     expect(foreign).toBeInstanceOf(NotFoundError);
     expect(foreign).toBeInstanceOf(ApiError);
     expect(foreign).toBeInstanceOf(ComputeError);

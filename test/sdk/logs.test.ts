@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { ConflictError, ConnectionError, NotFoundError, streamLogs } from "../../sdk";
-import { problem, sendJson, useLoopback } from "../helpers/loopback";
+import { inTurn, problem, sendJson, useLoopback } from "../helpers/loopback";
 import { podResponse, sandboxResponse, sleep } from "../helpers/fixtures";
 
 const serve = useLoopback();
@@ -44,20 +44,22 @@ describe("log stream", () => {
   });
 
   it("resumes a dropped connection with Last-Event-ID and neither loses nor repeats a line", async () => {
-    let connection = 0;
-    const { server, client } = await serve((req, res, raw) => {
-      connection += 1;
-      openSse(res);
-      if (connection === 1) {
-        res.write(frame(1) + frame(2) + frame(3));
-        setTimeout(() => raw.socket.destroy(), 20); // the network drops mid-stream
-        return;
-      }
-      // The server replays from its history after the given id; the client must not repeat.
-      const after = req.headers["last-event-id"];
-      const lines = [1, 2, 3, 4, 5].filter((i) => ts(i) > String(after));
-      res.end(lines.map((i) => frame(i)).join(""));
-    });
+    const { server, client } = await serve(
+      inTurn(
+        (_req, res, raw) => {
+          openSse(res);
+          res.write(frame(1) + frame(2) + frame(3));
+          setTimeout(() => raw.socket.destroy(), 20); // the network drops mid-stream
+        },
+        (req, res) => {
+          openSse(res);
+          // The server replays from its history after the given id; the client must not repeat.
+          const after = req.headers["last-event-id"];
+          const lines = [1, 2, 3, 4, 5].filter((i) => ts(i) > String(after));
+          res.end(lines.map((i) => frame(i)).join(""));
+        },
+      ),
+    );
     const events = await collect(client.pods.logs("pod-1"), 5);
     expect(events.map((e) => e.line)).toEqual(["line 1", "line 2", "line 3", "line 4", "line 5"]);
     expect(server.requests[1].headers["last-event-id"]).toBe(ts(3));

@@ -20,18 +20,20 @@ async function scriptedService(script: Record<string, Array<number>>) {
   return { client, creates };
 }
 
+/** A candidate in the notation the scripted service and `creates()` use: `GPU@DATA-CENTER`. */
+const at = (key: string): PlacementCandidate => {
+  const [gpuTypeId, dataCenterId] = key.split("@");
+  return { gpuTypeId, dataCenterId };
+};
+
 const request = { name: "train", image: "img", gpu: { id: "ignored" } };
-const candidates: PlacementCandidate[] = [
-  { gpuTypeId: "H100", dataCenterId: "EU-1" },
-  { gpuTypeId: "A100", dataCenterId: "US-1" },
-  { gpuTypeId: "L40S", dataCenterId: "US-2" },
-];
+const candidates = ["H100@EU-1", "A100@US-1", "L40S@US-2"].map(at);
 
 describe("placement per status", () => {
   it("400 and 403 move on to the next candidate; the result names the winner and every attempt", async () => {
     const svc = await scriptedService({ "H100@EU-1": [400], "A100@US-1": [403] });
     const result = await createPodWithPlacement(svc.client, request, candidates);
-    expect(result.chosen).toEqual({ gpuTypeId: "L40S", dataCenterId: "US-2" });
+    expect(result.chosen).toEqual(at("L40S@US-2"));
     expect(result.pod.dataCenterId).toBe("US-2");
     expect(result.attempts.map((a) => [a.outcome, a.status])).toEqual([["no-capacity", 400], ["forbidden", 403], ["created", 201]]);
     expect(svc.creates()).toEqual(["H100@EU-1", "A100@US-1", "L40S@US-2"]);
@@ -76,13 +78,8 @@ describe("candidates derived from the catalog", () => {
   const gpus = [gpu("H100", ["12.4", "12.8"]), gpu("A100", ["11.8", "12.2"])];
 
   it("orders HIGH before MEDIUM before LOW, skips NONE, and keeps GPU preference on ties", () => {
-    expect(rankCandidates({ ...request, gpu: { id: "H100" } }, { gpuTypeIds: ["H100", "A100"] }, dataCenters, gpus)).toEqual([
-      { gpuTypeId: "H100", dataCenterId: "B" },
-      { gpuTypeId: "A100", dataCenterId: "A" },
-      { gpuTypeId: "H100", dataCenterId: "C" },
-      { gpuTypeId: "A100", dataCenterId: "C" },
-      { gpuTypeId: "H100", dataCenterId: "A" },
-    ]);
+    const ranked = rankCandidates({ ...request, gpu: { id: "H100" } }, { gpuTypeIds: ["H100", "A100"] }, dataCenters, gpus);
+    expect(ranked).toEqual(["H100@B", "A100@A", "H100@C", "A100@C", "H100@A"].map(at));
   });
 
   it("respects CUDA constraints (exact set, numeric floor) and global networking", () => {

@@ -21,12 +21,21 @@ describe("RateLimit / RateLimit-Policy parsing", () => {
   });
 });
 
+/**
+ * A limiter on a clock the test moves (`clock.now`, from 0), and `answered`: one request let
+ * through it whose answer carried these RateLimit and RateLimit-Policy headers.
+ */
+function limiterOnTestClock() {
+  const clock = { now: 0 };
+  const limiter = new RateLimiter({ now: () => clock.now });
+  const answered = async (rateLimit: string, policy: string) => (await limiter.acquire())({ rateLimit, policy });
+  return { clock, limiter, answered };
+}
+
 describe("pacing", () => {
   it("holds requests when a window is exhausted until it resets", async () => {
-    let now = 0;
-    const limiter = new RateLimiter({ now: () => now });
-    const first = await limiter.acquire();
-    first({ rateLimit: '"minute";r=0;t=1', policy: '"minute";q=5;w=1' });
+    const { clock, limiter, answered } = limiterOnTestClock();
+    await answered('"minute";r=0;t=1', '"minute";q=5;w=1');
     let granted = false;
     const waiting = limiter.acquire().then((release) => {
       granted = true;
@@ -34,7 +43,7 @@ describe("pacing", () => {
     });
     await sleep(50);
     expect(granted).toBe(false);
-    now = 2100; // the window has reset (plus the margin for the one-second resolution of t)
+    clock.now = 2100; // the window has reset (plus the margin for the one-second resolution of t)
     await waiting;
     expect(granted).toBe(true);
   });
@@ -68,16 +77,13 @@ describe("pacing", () => {
   });
 
   it("asks background polls to spread out once less than half of a window is left", async () => {
-    let now = 0;
-    const limiter = new RateLimiter({ now: () => now });
-    const release = await limiter.acquire();
-    release({ rateLimit: '"minute";r=40;t=50', policy: '"minute";q=60;w=60' });
+    const { clock, limiter, answered } = limiterOnTestClock();
+    await answered('"minute";r=40;t=50', '"minute";q=60;w=60');
     expect(limiter.pollSpacingMs()).toBe(0); // plenty left: poll as often as needed
-    const again = await limiter.acquire();
-    again({ rateLimit: '"minute";r=10;t=50', policy: '"minute";q=60;w=60' });
+    await answered('"minute";r=10;t=50', '"minute";q=60;w=60');
     // 10 left for the 51 s until the window may be taken as reset: one poll per 5.1 s at most.
     expect(limiter.pollSpacingMs()).toBe(5100);
-    now = 26_000;
+    clock.now = 26_000;
     expect(limiter.pollSpacingMs()).toBe(2500);
   });
 });

@@ -1,5 +1,5 @@
 import { BadRequestError, backoff, parseRetryAfter, retryDelay, RateLimitError, ServerError } from "../../sdk";
-import { problem, sendJson, useLoopback } from "../helpers/loopback";
+import { inTurn, problem, sendJson, useLoopback } from "../helpers/loopback";
 import { podResponse } from "../helpers/fixtures";
 
 const serve = useLoopback({ initialBackoffMs: 20, maxBackoffMs: 100 });
@@ -34,25 +34,25 @@ describe("retry policy", () => {
 
 describe("retries on the wire", () => {
   it("honours Retry-After on a 429, then succeeds", async () => {
-    let calls = 0;
-    const { server, client } = await serve((_req, res) => {
-      calls += 1;
-      if (calls === 1) return problem(res, 429, "Rate limit exceeded for the minute window", {}, { "retry-after": "1" });
-      sendJson(res, 200, { pods: [] });
-    });
+    const { server, client } = await serve(
+      inTurn(
+        (_req, res) => problem(res, 429, "Rate limit exceeded for the minute window", {}, { "retry-after": "1" }),
+        (_req, res) => sendJson(res, 200, { pods: [] }),
+      ),
+    );
     await expect(client.pods.list()).resolves.toEqual([]);
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1].at - server.requests[0].at).toBeGreaterThanOrEqual(950);
   });
 
   it("retries a read through a 5xx burst and a dropped connection", async () => {
-    let calls = 0;
-    const { server, client } = await serve((_req, res, raw) => {
-      calls += 1;
-      if (calls === 1) return problem(res, 502, "bad gateway");
-      if (calls === 2) return raw.socket.destroy();
-      sendJson(res, 200, podResponse());
-    });
+    const { server, client } = await serve(
+      inTurn(
+        (_req, res) => problem(res, 502, "bad gateway"),
+        (_req, _res, raw) => raw.socket.destroy(),
+        (_req, res) => sendJson(res, 200, podResponse()),
+      ),
+    );
     await expect(client.pods.get("pod-1")).resolves.toMatchObject({ id: "pod-1" });
     expect(server.requests).toHaveLength(3);
   });
