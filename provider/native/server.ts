@@ -71,6 +71,12 @@ function unknownOutputs(kind: Kind, keep: Props = {}): Props {
   return out;
 }
 
+/** The path of every `env` value in these bags. */
+function envPaths(...bags: Array<Props | undefined>): Path[] {
+  const keys = new Set(bags.flatMap((bag) => Object.keys((bag?.env as Record<string, unknown> | null | undefined) ?? {})));
+  return [...keys].map((key) => ["env", key]);
+}
+
 const stable = (value: unknown) => JSON.stringify(value ?? null);
 
 /**
@@ -218,7 +224,12 @@ function service(options: ServeOptions, engine: { address?: string }): Partial<p
         const read = await kind.handlers.read(req.getId(), state.props);
         const response = new prov.ReadResponse().setId(read.id);
         if (!read.id) return response; // gone: the engine drops it from the state
-        return response.setProperties(encode(read.props ?? {}, marks)).setInputs(encode(read.inputs ?? {}, withSecrets(inputs.marks, state.marks.secrets)));
+        // An import knows nothing of what the program keeps secret, and a pod's env is where
+        // tokens live: every env value is imported as a secret (ciphertext in the state).
+        const importedEnv = req.getInputs() ? [] : envPaths(read.inputs, read.props);
+        return response
+          .setProperties(encode(read.props ?? {}, withSecrets(marks, importedEnv)))
+          .setInputs(encode(read.inputs ?? {}, withSecrets(inputs.marks, state.marks.secrets, importedEnv)));
       } catch (error) {
         throw toGrpcError(error, marks);
       }

@@ -7,6 +7,9 @@ import { createE2EStack, type E2EStack } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
+/** A token in the env of the pod made outside the stack: the import must keep it out of the state. */
+const IMPORTED_TOKEN = "hf_imported_token_7f3a";
+
 const PROJECT = { name: "compute-e2e-import", runtime: "yaml", description: "A stack that brings in a pod and a sandbox made outside it." };
 
 interface Program {
@@ -45,7 +48,7 @@ describe("pulumi import of a pod and a sandbox made outside the stack", () => {
     image: "nginx:1.27",
     cpu: { id: "cpu3c", vcpuCount: 2 },
     ports: ["80/http", "22/tcp"],
-    env: { MODE: "prod" },
+    env: { MODE: "prod", HF_TOKEN: IMPORTED_TOKEN },
     mounts: { network: [{ volumeId: "vol_dev_tx", path: "/srv/data" }] },
     startSsh: true,
   };
@@ -78,10 +81,11 @@ describe("pulumi import of a pod and a sandbox made outside the stack", () => {
     const code = await importResource("compute:index:Pod", "api", podId);
     expect(Object.keys(code.resources ?? {})).toEqual(["api"]);
     // The YAML generator writes the short token form (`compute:Pod` for `compute:index:Pod`).
-    expect(code.resources!.api).toMatchObject({
-      type: "compute:Pod",
-      properties: MADE_POD,
-    });
+    // Every env value is imported as a secret; the generated code still declares its value.
+    const { env, ...rest } = MADE_POD;
+    const secretEnv = Object.fromEntries(Object.entries(env).map(([key, value]) => [key, { "fn::secret": value }]));
+    expect(code.resources!.api).toMatchObject({ type: "compute:Pod", properties: { ...rest, env: secretEnv } });
+    expect(e2e.stateFilesText()).not.toContain(IMPORTED_TOKEN);
     Object.assign(generated.resources!, code.resources);
     expect(await e2e.stateIds()).toEqual({ pods: [podId], sandboxes: [] });
   });
