@@ -23,7 +23,10 @@ compute_emulator_start "$work" --port 0 --profile "${COMPUTE_EXAMPLE_PROFILE:-re
 echo "Emulator: $EMULATOR_URL"
 
 compute_engine_env "$work/state" "$work/home" example
-if grep -Eq '^runtime:[[:space:]]*python|^[[:space:]]+name:[[:space:]]*python' "examples/$name/Pulumi.yaml"; then
+runtime=$(node -e '
+  const { runtime } = require("yaml").parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  console.log(typeof runtime === "string" ? runtime : runtime.name);' "examples/$name/Pulumi.yaml")
+if [ "$runtime" = python ]; then
   # A Python program runs on the virtualenv's python, first on PATH as when it is activated.
   compute_setup_python
   export PATH="$COMPUTE_PYTHON_VENV/bin:$PATH"

@@ -56,7 +56,8 @@ require_go() {
     log "error: Go is not on PATH. The Pulumi engine is built from Go modules; install Go >= 1.25 and retry."
     exit 1
   fi
-  export GOFLAGS="-mod=mod"
+  # Added to, not replaced: a machine may need its own (-buildvcs=false where git cannot read the tree).
+  export GOFLAGS="$(go env GOFLAGS) -mod=mod"
   # The checksum database is not reachable from every machine this runs on (only the module
   # proxy is; pulumi-yaml is not in it at all), so module hashes are taken from the proxy and
   # recorded in the wrappers' go.sum.

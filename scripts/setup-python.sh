@@ -28,7 +28,8 @@ fi
 PULUMI_VERSION="${PULUMI_VERSION:-3.248.0}"
 CACHE_ROOT="${COMPUTE_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/compute-provider}"
 VENV="$PWD/.venv"
-export GOFLAGS="-mod=mod" GOSUMDB="${GOSUMDB:-off}"
+# Added to the machine's own flags (go env GOFLAGS), not replacing them.
+export GOFLAGS="$(go env GOFLAGS) -mod=mod" GOSUMDB="${GOSUMDB:-off}"
 
 python=$(command -v python3 || true)
 if [ -z "$python" ] || ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
@@ -44,7 +45,8 @@ gen_key=$(cat scripts/python-sdk/main.go scripts/python-sdk/go.mod | sha256sum |
 generator="$CACHE_ROOT/python-sdk-gen-$gen_key"
 if [ ! -x "$generator" ]; then
   log "building the Python SDK generator (Pulumi's pkg/v3/codegen/python v$PULUMI_VERSION)"
-  (cd scripts/python-sdk && go build -trimpath -o "$generator.tmp" .)
+  # -buildvcs=false: built inside the clone, whose git metadata the build must not need.
+  (cd scripts/python-sdk && go build -buildvcs=false -trimpath -o "$generator.tmp" .)
   mv "$generator.tmp" "$generator"
 fi
 sdk_key="$gen_key $(sha256sum schema.json | cut -c1-16)"

@@ -27,7 +27,9 @@ compute_setup_python() {
 # dependency install, which this plain executable does not need.
 compute_plugin_launcher() {
   local launcher=dist/bin/pulumi-resource-compute text
-  text=$(printf '#!/bin/sh\nexec node "%s" "$@"' "$PWD/dist/provider/native/main.js")
+  # node by its absolute path (the engine may start the plugin where node is not on PATH, e.g. a
+  # CI step of a YAML project), and both paths quoted for the shell whatever the clone's name.
+  text=$(printf '#!/usr/bin/env bash\nexec %q %q "$@"' "$(command -v node)" "$PWD/dist/provider/native/main.js")
   if [ "$(cat "$launcher" 2>/dev/null)" != "$text" ]; then
     mkdir -p dist/bin
     printf '%s\n' "$text" >"$launcher.partial"
