@@ -29,8 +29,10 @@ if [ ! -s "$work/preview.json" ]; then
   exit "$status"
 fi
 
-# Prices from the stack's own service, found as the policy pack finds it.
-PULUMI_CONFIG=$(gitops_stack_config "$stack") node "$GITOPS_REPO/dist/policy/report-command.js" \
+# Prices from the stack's own service, found as the policy pack finds it. Read on a line of its
+# own, so a config that cannot be read (a wrong passphrase) stops here under `set -e`.
+config=$(gitops_stack_config "$stack")
+PULUMI_CONFIG="$config" node "$GITOPS_REPO/dist/policy/report-command.js" \
   --preview "$work/preview.json" --state "$work/state.json" \
   --policy-config "$GITOPS_POLICY_CONFIG" --preview-exit-code "$status"
 exit "$status"

@@ -62,8 +62,11 @@ bash examples/gitops/drift.sh "$stack"
 step "someone stops the web pod by hand; the next drift check fails"
 web=$(cd examples/gitops && pulumi stack export --stack "$stack" |
   node -e 'const s = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log(s.deployment.resources.find((r) => r.urn.endsWith("::web")).id)')
-curl -fsS -X POST "$EMULATOR_URL/v2/pods/$web/action" -H "authorization: Bearer $EMULATOR_API_KEY" \
-  -H 'content-type: application/json' -d '{"action":"stop"}' >/dev/null
+# With node's fetch (no curl needed), the key from the environment rather than the command line.
+COMPUTE_BASE_URL="$EMULATOR_URL" COMPUTE_API_KEY="$EMULATOR_API_KEY" node -e '
+  const { ComputeClient } = require("pulumi-compute/sdk");
+  const client = new ComputeClient();
+  client.pods.stop(process.argv[1]).then(() => client.close(), (error) => { console.error(error.message); process.exit(1); });' "$web"
 if bash examples/gitops/drift.sh "$stack"; then
   echo "expected the drift check to fail" >&2
   exit 1

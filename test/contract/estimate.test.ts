@@ -1,5 +1,4 @@
 import {
-  SANDBOX_RATE,
   describeEstimate,
   estimatePodCost,
   estimateSandboxCost,
@@ -95,7 +94,8 @@ describe("a CPU pod's estimate", () => {
 describe("a sandbox's estimate", () => {
   it("is the sandbox rate on its compute, with no catalog read", () => {
     const outcome = estimateSandboxCost({ compute: { vcpuCount: 2, memoryInGb: 4, containerDiskInGb: 10 } });
-    expect(dollars(outcome)).toBe(2 * SANDBOX_RATE.perVcpu + 4 * SANDBOX_RATE.perGbMemory + 10 * SANDBOX_RATE.perGbDisk);
+    // 2 × 0.03 + 4 × 0.004 + 10 × 0.0002, written out: the rule is what is under test.
+    expect(dollars(outcome)).toBe(0.078);
     expect(describeEstimate(outcome)).toBe("estimated 0.078 $/hr (sandbox rate: 2 vCPU × 0.03 + 4 GB × 0.004 + 10 GB disk × 0.0002)");
   });
 
