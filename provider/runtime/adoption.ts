@@ -13,13 +13,15 @@
  * - A first generation (the state holds no resource of this URN, or a targeted `--replace`):
  *   every other live resource of the base is a stray: it is either left behind by an
  *   interrupted run, or the resource a targeted replace is about to delete anyway.
- * Ids the engine's diff said are being replaced are never taken, and a resource adopted in
+ * The list is shared by the creates that ask while it is under way (shared-reads.ts says why
+ * that is safe). Ids the engine's diff said are being replaced are never taken, and a resource adopted in
  * this process is not deleted by it (a targeted replace cannot tell the provider which
  * resource it replaces, and may hand the adopted one to `delete`).
  */
 import { POD_OWNER_ENV, SANDBOX_OWNER_LABEL, isFirstGeneration, parseOwnerMark, type ComputeClient, type Pod, type Sandbox, type SetAside } from "../../sdk";
 import { ComputeError } from "../../sdk";
 import { report } from "./progress";
+import { whileInFlight } from "./shared-reads";
 
 const REPLACING = Symbol.for("pulumi-compute.provider.replacing");
 const ADOPTED = Symbol.for("pulumi-compute.provider.adopted");
@@ -120,7 +122,7 @@ export function findLeftBehindPod(api: ComputeClient, name: string, mark: string
   return findLeftBehind<Pod>(
     {
       kind: "pod",
-      page: () => api.pods.page(),
+      page: () => whileInFlight(api, "adoption:pods", () => api.pods.page()),
       markOf: (pod) => pod.env?.[POD_OWNER_ENV],
       usable: (pod) => pod.status !== "TERMINATED",
       clutter: () => false,
@@ -136,7 +138,7 @@ export function findLeftBehindSandbox(api: ComputeClient, name: string, mark: st
   return findLeftBehind<Sandbox>(
     {
       kind: "sandbox",
-      page: () => api.sandboxes.page(),
+      page: () => whileInFlight(api, "adoption:sandboxes", () => api.sandboxes.page()),
       markOf: (sandbox) => sandbox.labels?.[SANDBOX_OWNER_LABEL],
       usable: (sandbox) => sandbox.state === "CREATING" || sandbox.state === "RUNNING",
       clutter: (sandbox) => sandbox.state === "FAILED",

@@ -23,6 +23,7 @@ import {
 } from "../../contract/estimate";
 import type { ComputeClient } from "../../sdk";
 import { report } from "./progress";
+import { forSeconds } from "./shared-reads";
 import type { Props } from "./props";
 import { client } from "./settings";
 import { pathIsUnknown } from "./unknowns";
@@ -70,27 +71,17 @@ export function listsNeeded(kind: CostKind, inputs: Props): { gpuTypes: boolean;
 }
 
 /**
- * Lists being read, per client, shared by the checks that ask while a read is under way (the
- * engine checks a stack's resources about at once) and forgotten when it ends, so a later check
- * sees the catalog as it is then.
+ * How long the catalog's prices are kept: one read per list serves a whole preview (the engine
+ * checks every resource of the stack), and a price that changed meanwhile only moves a
+ * printed figure.
  */
-const reading = new WeakMap<ComputeClient, Map<string, Promise<unknown>>>();
-
-function shared<T>(api: ComputeClient, key: string, read: () => Promise<T>): Promise<T> {
-  let pending = reading.get(api);
-  if (!pending) reading.set(api, (pending = new Map()));
-  const current = pending.get(key) as Promise<T> | undefined;
-  if (current) return current;
-  const started = read().finally(() => pending.delete(key));
-  pending.set(key, started);
-  return started;
-}
+export const PRICES_KEPT_SECONDS = 300;
 
 /** Reads the catalog lists an estimate needs (GETs only). */
 export async function readPrices(api: ComputeClient, needed: { gpuTypes: boolean; cpuFlavors: boolean }, signal?: AbortSignal): Promise<PriceList> {
   const [gpuTypes, cpuFlavors] = await Promise.all([
-    needed.gpuTypes ? shared(api, "gpus", () => api.catalog.gpuTypes({ signal })) : undefined,
-    needed.cpuFlavors ? shared(api, "cpus", () => api.catalog.cpuFlavors({ signal })) : undefined,
+    needed.gpuTypes ? forSeconds(api, "catalog:gpus", PRICES_KEPT_SECONDS, () => api.catalog.gpuTypes({ signal })) : undefined,
+    needed.cpuFlavors ? forSeconds(api, "catalog:cpus", PRICES_KEPT_SECONDS, () => api.catalog.cpuFlavors({ signal })) : undefined,
   ]);
   return { ...(gpuTypes ? { gpuTypes } : {}), ...(cpuFlavors ? { cpuFlavors } : {}) };
 }

@@ -1,4 +1,5 @@
 import { formatDollars } from "../../contract/estimate";
+import { PRICES_KEPT_SECONDS } from "../../provider/runtime/cost-estimate";
 import { setProgressSink } from "../../provider/runtime/progress";
 import { UNKNOWN } from "../../provider/runtime/unknowns";
 import { GPU, defaultFixture } from "../helpers/fixtures";
@@ -93,8 +94,11 @@ describe("a price change alone", () => {
     fixture.gpuTypes.find((g) => g.id === GPU.a5000)!.price.secure = 0.5;
     await env.control.loadFixture(fixture);
 
+    // The next preview (prices are kept for a while within one: PRICES_KEPT_SECONDS).
+    const now = Date.now();
+    const later = jest.spyOn(Date, "now").mockReturnValue(now + (PRICES_KEPT_SECONDS + 1) * 1000);
     let again: Record<string, unknown> = {};
-    const lines = await linesOf(async () => (again = await checked("pod", args, inputs)));
+    const lines = await linesOf(async () => (again = await checked("pod", args, inputs))).finally(() => later.mockRestore());
     expect(lines).toEqual([`[compute] pod steady: estimated 0.50 $/hr (1 × ${GPU.a5000} on SECURE)`]);
     expect(again).toEqual({ ...inputs });
     expect(await runtime.pod.diff(created.id, olds, again)).toMatchObject({ changes: false, replaces: [] });
