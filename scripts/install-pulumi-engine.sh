@@ -138,17 +138,17 @@ build_piece() {
   log "built: $stamp"
 }
 
+# wrapper_module <folder of $WORK> <name> "<module> <version>": the go.mod of a wrapper module
+# that requires one module, from which one binary of bin/ is built.
+wrapper_module() {
+  mkdir -p "$WORK/$1"
+  printf 'module compute-provider/%s\n\ngo 1.21\n\nrequire %s\n' "$2" "$3" >"$WORK/$1/go.mod"
+}
+
 build_yaml_host() {
   require_go
   log "building pulumi-language-yaml (pulumi-yaml v$YAML_HOST_VERSION) from Go modules into $ENGINE_ROOT/bin"
-  mkdir -p "$WORK/yaml-host"
-  cat >"$WORK/yaml-host/go.mod" <<GOMOD
-module compute-provider/pulumi-language-yaml
-
-go 1.21
-
-require github.com/pulumi/pulumi-yaml v$YAML_HOST_VERSION
-GOMOD
+  wrapper_module yaml-host pulumi-language-yaml "github.com/pulumi/pulumi-yaml v$YAML_HOST_VERSION"
   cp "$YAML_HOST_MAIN" "$WORK/yaml-host/main.go"
   build_piece pulumi-language-yaml .stamp-yaml "$YAML_STAMP" "$WORK/yaml-host" \
     "github.com/pulumi/pulumi-yaml/pkg/version.Version=v$YAML_HOST_VERSION" .
@@ -165,14 +165,7 @@ python_host_is_built() {
 build_python_host() {
   require_go
   log "building pulumi-language-python (sdk/v3 v$LANGUAGE_HOST_SDK_VERSION) from Go modules into $ENGINE_ROOT/bin"
-  mkdir -p "$WORK/python-host"
-  cat >"$WORK/python-host/go.mod" <<GOMOD
-module compute-provider/pulumi-language-python
-
-go 1.21
-
-require github.com/pulumi/pulumi/sdk/v3 v$LANGUAGE_HOST_SDK_VERSION
-GOMOD
+  wrapper_module python-host pulumi-language-python "github.com/pulumi/pulumi/sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
   local module_dir
   module_dir=$(cd "$WORK/python-host" && go mod download -json "github.com/pulumi/pulumi/sdk/v3@v$LANGUAGE_HOST_SDK_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
   install -m 0755 "$module_dir/python/cmd/pulumi-language-python-exec" "$ENGINE_ROOT/bin/pulumi-language-python-exec"
