@@ -37,15 +37,12 @@ async function pulumiCommand() {
 }
 
 /**
- * The native plugin into `pulumiHome`, as scripts/setup.sh installs it for a user (its
- * launcher, dist/bin/pulumi-resource-compute, is written by set-up).
+ * This clone's plugins installed into `pulumiHome` by the step scripts/setup.sh runs for a user
+ * (`compute_plugin_install`; the native plugin's launcher is written by that set-up).
  */
 async function installNativePlugin(pulumiHome, envVars) {
-  const repo = path.join(__dirname, "..", "..");
-  const launcher = path.join(repo, "dist", "bin", "pulumi-resource-compute");
-  if (!fs.existsSync(launcher)) throw new Error(`${launcher} is missing: run the benchmarks with \`npm run bench\` (its set-up writes it)`);
-  const { version } = require(path.join(repo, "package.json"));
-  await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["plugin", "install", "resource", "compute", version, "--file", launcher, "--reinstall"], {
+  await promisify(execFile)("bash", ["-c", 'source scripts/lib/engine-env.sh && compute_plugin_install "$1"', "install", engineRoot()], {
+    cwd: path.join(__dirname, "..", ".."),
     env: { ...process.env, ...envVars, PULUMI_HOME: pulumiHome },
   });
 }

@@ -9,15 +9,13 @@ GITOPS_POLICY_CONFIG="${GITOPS_POLICY_CONFIG:-$GITOPS_DIR/budget.json}"
 
 # gitops_policy_launcher: installs the analyzer plugin that starts the pack
 # (policy/PulumiPolicy.yaml says why) into the plugin cache of the PULUMI_HOME in force, where
-# the engine finds it without a "using … from $PATH" warning. Idempotent.
+# the engine finds it without a "using … from $PATH" warning: the repository's own install step
+# (scripts/lib/engine-env.sh, compute_plugin_install, which installs the native plugin too),
+# with the `pulumi` on PATH. Idempotent.
 gitops_policy_launcher() {
-  local version output
-  version=$(node -p "require('$GITOPS_REPO/package.json').version")
-  if ! output=$(pulumi plugin install analyzer policy-nodejs-launcher "$version" \
-    --file "$GITOPS_POLICY_PACK/bin/pulumi-analyzer-policy-nodejs-launcher" --reinstall 2>&1); then
-    printf 'installing the policy pack launcher failed:\n%s\n' "$output" >&2
-    return 1
-  fi
+  local engine_root
+  engine_root=$(dirname "$(dirname "$(command -v pulumi)")")
+  (cd "$GITOPS_REPO" && source scripts/lib/engine-env.sh && compute_plugin_install "$engine_root")
 }
 
 # gitops_stack_config <stack>: the stack's configuration as one JSON object of key → value,

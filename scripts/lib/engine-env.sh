@@ -50,12 +50,17 @@ compute_plugin_version() {
 # (policy/PulumiPolicy.yaml says why it needs one). `--reinstall` each time: it takes a moment
 # and refreshes both schema caches, which an unchanged launcher would keep.
 compute_plugin_install() {
-  local output kind name file
+  local output kind name file version
+  version=$(compute_plugin_version)
   for plugin in "resource compute dist/bin/pulumi-resource-compute" \
     "analyzer policy-nodejs-launcher policy/bin/pulumi-analyzer-policy-nodejs-launcher"; do
     read -r kind name file <<<"$plugin"
+    if [ ! -x "$file" ]; then
+      printf '%s is missing: run `bash scripts/setup.sh` (npm test and npm run demo do) first\n' "$PWD/$file" >&2
+      return 1
+    fi
     if ! output=$(PULUMI_SKIP_UPDATE_CHECK=true "$1/bin/pulumi" plugin install "$kind" "$name" \
-      "$(compute_plugin_version)" --file "$file" --reinstall 2>&1); then
+      "$version" --file "$file" --reinstall 2>&1); then
       printf 'installing the %s plugin %s failed:\n%s\n' "$kind" "$name" "$output" >&2
       return 1
     fi

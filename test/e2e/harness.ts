@@ -28,26 +28,14 @@ export function engineRoot(): string {
 }
 
 /**
- * This clone's plugins, installed into a stack's Pulumi home as scripts/setup.sh installs them
- * for a user (`compute_plugin_install`): the native plugin's launcher (written by set-up) and
- * the analyzer that starts the cost policy pack.
+ * This clone's plugins (the native plugin and the cost policy pack's launcher) installed into
+ * `pulumiHome` by the very step scripts/setup.sh runs for a user, `compute_plugin_install`.
  */
-const PLUGINS = [
-  { kind: "resource", name: "compute", file: path.join(REPO_ROOT, "dist", "bin", "pulumi-resource-compute") },
-  { kind: "analyzer", name: "policy-nodejs-launcher", file: path.join(REPO_ROOT, "policy", "bin", "pulumi-analyzer-policy-nodejs-launcher") },
-];
-
-/** `pulumi plugin install <kind> <name> <version> --file <file> --reinstall` of each into `pulumiHome`. */
 async function installPlugins(pulumiHome: string, env: Record<string, string>): Promise<void> {
-  const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
-  for (const { kind, name, file } of PLUGINS) {
-    if (!existsSync(file)) {
-      throw new Error(`${file} is missing: run \`bash scripts/setup.sh\` (npm test does) before the end-to-end suites`);
-    }
-    await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["plugin", "install", kind, name, version, "--file", file, "--reinstall"], {
-      env: { ...process.env, ...env, PULUMI_HOME: pulumiHome },
-    });
-  }
+  await promisify(execFile)("bash", ["-c", 'source scripts/lib/engine-env.sh && compute_plugin_install "$1"', "install", engineRoot()], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env, PULUMI_HOME: pulumiHome },
+  });
 }
 
 /** `program`: a folder under test/e2e/programs, or an absolute path (the examples). */
