@@ -97,6 +97,14 @@ export type UpdatePodRequest = z.infer<typeof UpdatePodRequest>;
 
 export const PodStatus = z.enum(["PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR", "TERMINATED"]);
 export type PodStatus = z.infer<typeof PodStatus>;
+
+/**
+ * The pod states, grouped once for every reader (SDK, provider, CLI, emulator). Active: the
+ * pod runs or is on its way to running. Ended: the pod is gone for good and bills no more
+ * (EXITED and ERROR are neither: a stopped or failed pod keeps its volume and can start again).
+ */
+export const POD_ACTIVE_STATUSES: ReadonlySet<PodStatus> = new Set(["PROVISIONING", "STARTING", "RUNNING"]);
+export const POD_ENDED_STATUSES: ReadonlySet<PodStatus> = new Set(["TERMINATED"]);
 export const PodActionName = z.enum(["start", "stop", "restart", "terminate"]);
 export type PodActionName = z.infer<typeof PodActionName>;
 

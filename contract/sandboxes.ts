@@ -6,6 +6,12 @@ import { orNull, tolerantList, withDefault } from "./reading";
 export const SandboxState = z.enum(["CREATING", "RUNNING", "TERMINATED", "FAILED"]);
 export type SandboxState = z.infer<typeof SandboxState>;
 
+/**
+ * The sandbox states after which a sandbox can never run again and bills no more (a FAILED
+ * sandbox still lists, as the account's clutter, until it is deleted).
+ */
+export const SANDBOX_ENDED_STATES: ReadonlySet<SandboxState> = new Set(["TERMINATED", "FAILED"]);
+
 export const TerminationReason = z.enum([
   "USER_REQUESTED",
   "IDLE_TIMEOUT",
