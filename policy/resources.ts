@@ -1,29 +1,28 @@
 /**
- * Which resources of a stack are pods and sandboxes of this package, whichever face declared
- * them: the native plugin's types, the dynamic resources' type tokens, and a dynamic resource
- * registered under the generic `pulumi-nodejs:dynamic:Resource` token (an older
- * `@pulumi/pulumi` ignores the module and type a resource class passes), recognised by its
- * serialized provider, which forwards to this package's runtime with the kind it serves
- * (provider/forwarder.ts: `require("pulumi-compute/provider-runtime")[kind]`).
+ * Which resources of a stack have a price, whichever face declared them: the registry's native
+ * and dynamic type tokens (provider/resources/), and a dynamic resource registered under the
+ * generic `pulumi-nodejs:dynamic:Resource` token (an older `@pulumi/pulumi` ignores the module
+ * and type a resource class passes), recognised by its serialized provider: it forwards to this
+ * package's runtime by its resource's dynamic type token (provider/forwarder.ts), the one
+ * string it captures, so a renamed resource is renamed here too.
  */
-import type { CostKind } from "../provider/runtime/cost-estimate";
-
-const TYPES: Readonly<Record<string, CostKind>> = {
-  "compute:index:Pod": "pod",
-  "compute:index:Sandbox": "sandbox",
-  "pulumi-nodejs:dynamic/compute:Pod": "pod",
-  "pulumi-nodejs:dynamic/compute:Sandbox": "sandbox",
-};
+import { RESOURCES, resourceByToken } from "../provider/resources";
+import { dynamicToken, type ResourceDefinition } from "../provider/resources/definition";
 
 const RUNTIME_MARKER = "pulumi-compute/provider-runtime";
-const KIND_CAPTURE = /\bkind:\s*"(pod|sandbox)"/;
 
-/** `pod`, `sandbox`, or undefined for a resource this package does not serve. */
-export function costKindOf(type: string, props: Record<string, unknown>): CostKind | undefined {
-  const kind = TYPES[type];
-  if (kind) return kind;
-  if (!type.startsWith("pulumi-nodejs:dynamic")) return undefined;
-  const provider = props.__provider;
-  if (typeof provider !== "string" || !provider.includes(RUNTIME_MARKER)) return undefined;
-  return KIND_CAPTURE.exec(provider)?.[1] as CostKind | undefined;
+/** The definition of a resource of this package that has a price, or undefined. */
+export function pricedResourceOf(type: string, props: Record<string, unknown>): ResourceDefinition | undefined {
+  const definition = resourceByToken(type) ?? serializedWith(type, props.__provider);
+  return definition?.price ? definition : undefined;
+}
+
+/** `pod`, `sandbox`, … or undefined for a resource this package does not price. */
+export function costKindOf(type: string, props: Record<string, unknown>): string | undefined {
+  return pricedResourceOf(type, props)?.kind;
+}
+
+function serializedWith(type: string, provider: unknown): ResourceDefinition | undefined {
+  if (!type.startsWith("pulumi-nodejs:dynamic") || typeof provider !== "string" || !provider.includes(RUNTIME_MARKER)) return undefined;
+  return RESOURCES.find((definition) => provider.includes(JSON.stringify(dynamicToken(definition))));
 }

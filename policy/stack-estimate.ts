@@ -8,7 +8,8 @@
 import { formatDollars, roundPrice, type EstimateOutcome, type PriceList } from "../contract/estimate";
 import type { ComputeClient } from "../sdk";
 import { ESTIMATE_TIMEOUT_SECONDS, estimateOf, listsNeeded, readPrices, unreadableCatalog, type CostKind } from "../provider/runtime/cost-estimate";
-import { costKindOf } from "./resources";
+import type { ResourceDefinition } from "../provider/resources/definition";
+import { pricedResourceOf } from "./resources";
 
 /** A resource as the policy framework, a state export or a preview digest describes it. */
 export interface StackResource {
@@ -56,10 +57,10 @@ function readingProps<T>(read: () => T, unknown: (path: string) => T): T {
 }
 
 /** The stack's pods and sandboxes with their kind. */
-export function costResources(resources: readonly StackResource[]): Array<StackResource & { kind: CostKind }> {
+export function costResources(resources: readonly StackResource[]): Array<StackResource & { kind: CostKind; definition: ResourceDefinition }> {
   return resources.flatMap((r) => {
-    const kind = costKindOf(r.type, r.props);
-    return kind ? [{ ...r, kind }] : [];
+    const definition = pricedResourceOf(r.type, r.props);
+    return definition ? [{ ...r, kind: definition.kind, definition }] : [];
   });
 }
 
@@ -67,7 +68,7 @@ export function costResources(resources: readonly StackResource[]): Array<StackR
 export function listsNeededBy(resources: readonly StackResource[]): { gpuTypes: boolean; cpuFlavors: boolean } {
   const needed = { gpuTypes: false, cpuFlavors: false };
   for (const r of costResources(resources)) {
-    const lists = readingProps(() => listsNeeded(r.kind, r.props), () => ({ gpuTypes: false, cpuFlavors: false }));
+    const lists = readingProps(() => listsNeeded(r.definition, r.props), () => ({ gpuTypes: false, cpuFlavors: false }));
     needed.gpuTypes ||= lists.gpuTypes;
     needed.cpuFlavors ||= lists.cpuFlavors;
   }
@@ -82,9 +83,9 @@ export function estimateStack(resources: readonly StackResource[], prices: Price
   const estimates = costResources(resources).map((r): ResourceEstimate => {
     const outcome = readingProps(
       (): EstimateOutcome => {
-        const lists = listsNeeded(r.kind, r.props);
+        const lists = listsNeeded(r.definition, r.props);
         if (catalogFailure !== undefined && (lists.gpuTypes || lists.cpuFlavors)) return { ok: false, reason: catalogFailure };
-        return estimateOf(r.kind, r.props, prices);
+        return estimateOf(r.definition, r.props, prices);
       },
       (path): EstimateOutcome => ({ ok: false, reason: `${path} is not known until the update runs` }),
     );

@@ -20,29 +20,34 @@ const PROVIDER_BUILD: string = (() => {
 
 type RuntimeModule = typeof import("./runtime");
 
-export function forwardingProvider(kind: "pod" | "sandbox"): pulumi.dynamic.ResourceProvider {
+/**
+ * The provider of the resource type `token` (its dynamic type token, `pulumi-nodejs:dynamic/compute:Pod`).
+ * The token is the one value captured besides the build: the runtime finds the resource's
+ * definition by it, and the policy pack recognises the resource by it (policy/resources.ts).
+ */
+export function forwardingProvider(token: string): pulumi.dynamic.ResourceProvider {
   return {
     async configure(req) {
       void PROVIDER_BUILD;
       (require("pulumi-compute/provider-runtime") as RuntimeModule).configure(req.config);
     },
     async check(olds, news) {
-      return (require("pulumi-compute/provider-runtime") as RuntimeModule)[kind].check(olds, news);
+      return (require("pulumi-compute/provider-runtime") as RuntimeModule).handlersFor(token).check(olds, news);
     },
     async diff(id, olds, news) {
-      return (require("pulumi-compute/provider-runtime") as RuntimeModule)[kind].diff(id, olds, news);
+      return (require("pulumi-compute/provider-runtime") as RuntimeModule).handlersFor(token).diff(id, olds, news);
     },
     async create(inputs) {
-      return (require("pulumi-compute/provider-runtime") as RuntimeModule)[kind].create(inputs);
+      return (require("pulumi-compute/provider-runtime") as RuntimeModule).handlersFor(token).create(inputs);
     },
     async read(id, props) {
-      return (require("pulumi-compute/provider-runtime") as RuntimeModule)[kind].read(id, props ?? {});
+      return (require("pulumi-compute/provider-runtime") as RuntimeModule).handlersFor(token).read(id, props ?? {});
     },
     async update(id, olds, news) {
-      return (require("pulumi-compute/provider-runtime") as RuntimeModule)[kind].update(id, olds, news);
+      return (require("pulumi-compute/provider-runtime") as RuntimeModule).handlersFor(token).update(id, olds, news);
     },
     async delete(id, props) {
-      return (require("pulumi-compute/provider-runtime") as RuntimeModule)[kind].remove(id, props);
+      return (require("pulumi-compute/provider-runtime") as RuntimeModule).handlersFor(token).remove(id, props);
     },
   };
 }

@@ -11,8 +11,7 @@
  */
 import { AvailabilityLevel, DataCenterRegion, GpuManufacturer, HubRepoType, SandboxState, TemplateCategory } from "../../contract";
 import type { getCpuFlavors, getDataCenters, getGpuTypes, getHubRepo, getSandboxes, getTemplates } from "../functions";
-import type { SameShape } from "../inputs";
-import type { FieldSpec, ValueOf } from "../properties";
+import type { FieldSpec, SameShape, ValueOf } from "../properties";
 
 type Members = Readonly<Record<string, FieldSpec>>;
 

@@ -13,12 +13,12 @@
  * the provider-internal inputs the TypeScript classes add (`namePrefix`, `ownerMark`, …, see
  * `AddedInputs`) are not part of the schema.
  */
-import { POD_INPUTS, SANDBOX_INPUTS, type InputList } from "../inputs";
-import { POD_OUTPUTS, SANDBOX_OUTPUTS, type OutputList } from "../outputs";
 import type { FieldSpec } from "../properties";
+import { RESOURCES } from "../resources";
+import type { InputList, OutputList } from "../resources/definition";
+import { PACKAGE_NAME, nativeToken } from "../tokens";
 import { FUNCTION_SHAPES, type FunctionShape } from "./function-shapes";
 
-export const PACKAGE_NAME = "compute";
 
 /** A property or type reference, as the schema spells it. */
 export type TypeSpec = {
@@ -31,7 +31,6 @@ export type PropertySpec = TypeSpec & { description?: string; secret?: boolean }
 type ObjectTypeSpec = { type: "object"; properties: Record<string, PropertySpec>; required?: string[] };
 type EnumTypeSpec = { type: "string"; enum: Array<{ value: string }> };
 
-const token = (name: string) => `${PACKAGE_NAME}:index:${name}`;
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 // `publicPorts` → `PublicPort`, `sandboxes` → `Sandbox`: an item type names one item.
 const singular = (name: string) =>
@@ -49,7 +48,7 @@ class Types {
   readonly specs: Record<string, ObjectTypeSpec | EnumTypeSpec> = {};
 
   private add(name: string, spec: ObjectTypeSpec | EnumTypeSpec): TypeSpec {
-    const tok = token(name);
+    const tok = nativeToken(name);
     const known = this.specs[tok];
     if (known && JSON.stringify(known) !== JSON.stringify(spec)) throw new Error(`two different types would be named ${tok}`);
     this.specs[tok] = spec;
@@ -148,11 +147,8 @@ const SETTINGS: Record<string, PropertySpec> = {
  */
 export function packageSchema(version: string): object {
   const types = new Types();
-  const resources = {
-    [token("Pod")]: resourceSpec(types, "Pod", "A GPU or CPU pod.", POD_INPUTS, POD_OUTPUTS),
-    [token("Sandbox")]: resourceSpec(types, "Sandbox", "A short-lived container with an idle timeout and a maximum lifetime.", SANDBOX_INPUTS, SANDBOX_OUTPUTS),
-  };
-  const functions = Object.fromEntries(Object.entries(FUNCTION_SHAPES).map(([name, shape]) => [token(name), functionSpec(types, name, shape)]));
+  const resources = Object.fromEntries(RESOURCES.map((r) => [nativeToken(r.name), resourceSpec(types, r.name, r.description, r.inputs, r.outputs)]));
+  const functions = Object.fromEntries(Object.entries(FUNCTION_SHAPES).map(([name, shape]) => [nativeToken(name), functionSpec(types, name, shape)]));
   return {
     name: PACKAGE_NAME,
     displayName: "Compute Service",

@@ -18,7 +18,8 @@ import * as plug from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as prov from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { POD_OUTPUTS, SANDBOX_OUTPUTS, secretOutputs, type OutputList } from "../outputs";
+import { RESOURCES, resourceByToken } from "../resources";
+import { BOOKKEEPING_INPUTS, nativeToken, secretOutputs, type OutputList } from "../resources/definition";
 import * as runtime from "../runtime";
 import { setProgressSink } from "../runtime/progress";
 import type { Props } from "../runtime/props";
@@ -32,25 +33,20 @@ import { packageSchema } from "./schema";
 import { packageVersion } from "./version";
 
 interface Kind {
-  handlers: typeof runtime.pod | typeof runtime.sandbox;
+  handlers: runtime.Handlers;
   outputs: OutputList;
   /** The output that repeats the resource id; with `createdAt`, what an update never changes. */
   idOutput: string;
 }
 
-const KINDS: Readonly<Record<string, Kind>> = {
-  "compute:index:Pod": { handlers: runtime.pod, outputs: POD_OUTPUTS, idOutput: "podId" },
-  "compute:index:Sandbox": { handlers: runtime.sandbox, outputs: SANDBOX_OUTPUTS, idOutput: "sandboxId" },
-};
-
 function kindOf(type: string): Kind {
-  const kind = KINDS[type];
-  if (!kind) throw new Error(`unknown resource type ${type}: this plugin serves ${Object.keys(KINDS).join(", ")}`);
-  return kind;
+  const definition = resourceByToken(type);
+  if (!definition || type !== nativeToken(definition)) throw new Error(`unknown resource type ${type}: this plugin serves ${RESOURCES.map(nativeToken).join(", ")}`);
+  return { handlers: runtime.handlersFor(type), outputs: definition.outputs, idOutput: definition.idOutput };
 }
 
 /** Inputs the runtime records for itself; never a change a user made. */
-const BOOKKEEPING = new Set(["ownerMark", "secretInputs", "namePrefix", "nameGenerated", "__provider"]);
+const BOOKKEEPING = new Set<string>([...BOOKKEEPING_INPUTS, "__provider"]);
 
 /** Outputs are secret where the inputs they echo were, and where the output list says so. */
 function outputMarks(kind: Kind, marks: Marks, ...more: Path[][]): Marks {

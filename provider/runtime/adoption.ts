@@ -18,8 +18,8 @@
  * this process is not deleted by it (a targeted replace cannot tell the provider which
  * resource it replaces, and may hand the adopted one to `delete`).
  */
-import { POD_OWNER_ENV, SANDBOX_OWNER_LABEL, isFirstGeneration, parseOwnerMark, type ComputeClient, type Pod, type Sandbox, type SetAside } from "../../sdk";
-import { ComputeError } from "../../sdk";
+import { ComputeError, isFirstGeneration, parseOwnerMark, type ComputeClient, type SetAside } from "../../sdk";
+import type { ResourceDefinition } from "../resources/definition";
 import { report } from "./progress";
 import { whileInFlight } from "./shared-reads";
 
@@ -85,66 +85,30 @@ export interface Found<T> {
   settle(): Promise<void>;
 }
 
-interface Family<T extends Marked> {
-  kind: "pod" | "sandbox";
-  page(): Promise<{ items: T[]; setAside: SetAside[] }>;
-  markOf(item: T): string | undefined;
-  /** Could be taken over as it is. */
-  usable(item: T): boolean;
-  /** Not usable, but still the account's clutter (a FAILED sandbox). */
-  clutter(item: T): boolean;
-  terminate(id: string): Promise<unknown>;
-}
-
-async function findLeftBehind<T extends Marked>(family: Family<T>, name: string, mark: string): Promise<Found<T>> {
-  const page = await family.page();
-  refuseOverUnreadable(family.kind, name, page.setAside);
-  const usable = leftBehind(page.items.filter(family.usable), family.markOf, mark);
-  const clutter = leftBehind(page.items.filter(family.clutter), family.markOf, mark);
+/**
+ * Before a create: what an interrupted create of `mark` made, if anything. Live resources of
+ * the definition's family are candidates to adopt; ended ones that still list (its `clutter`
+ * states, a FAILED sandbox) are the account's clutter, terminated with the strays.
+ */
+export async function findLeftBehind<T extends Marked>(definition: ResourceDefinition<any, T>, api: ComputeClient, name: string, mark: string): Promise<Found<T>> {
+  const { kind, states, owner } = definition;
+  const family = definition.family(api);
+  const page = await whileInFlight(api, `adoption:${kind}`, () => family.page());
+  refuseOverUnreadable(kind, name, page.setAside);
+  const usable = leftBehind(page.items.filter((item) => !states.ended.has(states.of(item))), owner.read, mark);
+  const clutter = leftBehind(page.items.filter((item) => states.clutter?.has(states.of(item)) ?? false), owner.read, mark);
   if (usable.adopt) {
     registry(ADOPTED).add(usable.adopt.id);
-    report(family.kind, name, `adopted ${family.kind} ${usable.adopt.id}, which an interrupted run created for this resource`);
+    report(kind, name, `adopted ${kind} ${usable.adopt.id}, which an interrupted run created for this resource`);
   }
   const strays = [...usable.strays, ...(clutter.adopt ? [clutter.adopt] : []), ...clutter.strays];
   return {
     adopted: usable.adopt,
     settle: async () => {
       for (const stray of strays) {
-        report(family.kind, name, `terminating ${family.kind} ${stray.id}: an earlier run created it for this resource and no state holds it`);
-        await family.terminate(stray.id).catch(() => undefined);
+        report(kind, name, `terminating ${kind} ${stray.id}: an earlier run created it for this resource and no state holds it`);
+        await family.delete(stray.id).catch(() => undefined);
       }
     },
   };
-}
-
-/** Before a pod create: what an interrupted create of `mark` made, if anything. */
-export function findLeftBehindPod(api: ComputeClient, name: string, mark: string): Promise<Found<Pod>> {
-  return findLeftBehind<Pod>(
-    {
-      kind: "pod",
-      page: () => whileInFlight(api, "adoption:pods", () => api.pods.page()),
-      markOf: (pod) => pod.env?.[POD_OWNER_ENV],
-      usable: (pod) => pod.status !== "TERMINATED",
-      clutter: () => false,
-      terminate: (id) => api.pods.delete(id),
-    },
-    name,
-    mark,
-  );
-}
-
-/** The same for sandboxes (the list holds only live ones: CREATING, RUNNING and FAILED). */
-export function findLeftBehindSandbox(api: ComputeClient, name: string, mark: string): Promise<Found<Sandbox>> {
-  return findLeftBehind<Sandbox>(
-    {
-      kind: "sandbox",
-      page: () => whileInFlight(api, "adoption:sandboxes", () => api.sandboxes.page()),
-      markOf: (sandbox) => sandbox.labels?.[SANDBOX_OWNER_LABEL],
-      usable: (sandbox) => sandbox.state === "CREATING" || sandbox.state === "RUNNING",
-      clutter: (sandbox) => sandbox.state === "FAILED",
-      terminate: (id) => api.sandboxes.delete(id),
-    },
-    name,
-    mark,
-  );
 }

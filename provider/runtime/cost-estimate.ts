@@ -11,63 +11,42 @@
  * The cost policy pack (policy/) reads a resource's recorded properties with the same functions,
  * so the preview lines and the policy's figures are the same numbers.
  */
-import {
-  describeEstimate,
-  estimatePodCost,
-  estimateSandboxCost,
-  pricesNeeded,
-  type EstimateOutcome,
-  type PodCostRequest,
-  type PriceList,
-  type SandboxCostRequest,
-} from "../../contract/estimate";
+import { describeEstimate, type EstimateOutcome, type PriceList } from "../../contract/estimate";
 import type { ComputeClient } from "../../sdk";
+import type { ResourceDefinition } from "../resources/definition";
 import { report } from "./progress";
 import { forSeconds } from "./shared-reads";
 import type { Props } from "./props";
 import { client } from "./settings";
 import { pathIsUnknown } from "./unknowns";
 
-export type CostKind = "pod" | "sandbox";
+/** The kind of a resource that has a price (its definition's `price`). */
+export type CostKind = string;
+
+/** What the estimate needs of a definition. */
+type Priced = Pick<ResourceDefinition, "kind" | "price">;
 
 /** How long a preview waits for the catalog before printing "estimate unavailable". */
 export const ESTIMATE_TIMEOUT_SECONDS = 15;
 
-const PRICE_PATHS: Record<CostKind, string[]> = {
-  pod: ["gpu.id", "gpu.count", "cpu.id", "cpu.vcpuCount", "cloud", "placement", "desiredState"],
-  sandbox: ["compute.vcpuCount", "compute.memoryInGb", "compute.containerDiskInGb"],
-};
-
-/** The price-deciding part of a pod's or sandbox's inputs, or why it is not known yet. */
-export function costRequestOf(kind: "pod", inputs: Props): { request: PodCostRequest } | { reason: string };
-export function costRequestOf(kind: "sandbox", inputs: Props): { request: SandboxCostRequest } | { reason: string };
-export function costRequestOf(kind: CostKind, inputs: Props): { request: PodCostRequest | SandboxCostRequest } | { reason: string };
-export function costRequestOf(kind: CostKind, inputs: Props): { request: PodCostRequest | SandboxCostRequest } | { reason: string } {
-  const unknown = PRICE_PATHS[kind].find((path) => pathIsUnknown(inputs, path));
-  if (unknown) return { reason: `${unknown} is not known until the update runs` };
-  if (kind === "sandbox") return { request: { compute: inputs.compute as SandboxCostRequest["compute"] } };
-  const request: PodCostRequest = {
-    gpu: (inputs.gpu ?? undefined) as PodCostRequest["gpu"],
-    cpu: (inputs.cpu ?? undefined) as PodCostRequest["cpu"],
-    cloud: (inputs.cloud ?? undefined) as PodCostRequest["cloud"],
-    placement: (inputs.placement ?? undefined) as PodCostRequest["placement"],
-    stopped: inputs.desiredState === "STOPPED",
-  };
-  return { request };
+/** Why an estimate cannot be made yet: a price-deciding input not known until the update runs. */
+function notKnownYet(definition: Priced, inputs: Props): string | undefined {
+  const unknown = definition.price?.paths.find((path) => pathIsUnknown(inputs, path));
+  return unknown && `${unknown} is not known until the update runs`;
 }
 
 /** A resource's estimate from its inputs and the catalog lists read for it (pure). */
-export function estimateOf(kind: CostKind, inputs: Props, prices: PriceList): EstimateOutcome {
-  const cost = costRequestOf(kind, inputs);
-  if ("reason" in cost) return { ok: false, reason: cost.reason };
-  return kind === "pod" ? estimatePodCost(cost.request as PodCostRequest, prices) : estimateSandboxCost(cost.request as SandboxCostRequest);
+export function estimateOf(definition: Priced, inputs: Props, prices: PriceList): EstimateOutcome {
+  if (!definition.price) return { ok: false, reason: `a ${definition.kind} has no price` };
+  const reason = notKnownYet(definition, inputs);
+  if (reason) return { ok: false, reason };
+  return definition.price.estimate(inputs, prices);
 }
 
 /** Which catalog lists the estimate of these inputs reads (none when they are not known). */
-export function listsNeeded(kind: CostKind, inputs: Props): { gpuTypes: boolean; cpuFlavors: boolean } {
-  const cost = costRequestOf(kind, inputs);
-  if (kind === "sandbox" || "reason" in cost) return { gpuTypes: false, cpuFlavors: false };
-  return pricesNeeded(cost.request as PodCostRequest);
+export function listsNeeded(definition: Priced, inputs: Props): { gpuTypes: boolean; cpuFlavors: boolean } {
+  if (!definition.price || notKnownYet(definition, inputs)) return { gpuTypes: false, cpuFlavors: false };
+  return definition.price.lists(inputs);
 }
 
 /**
@@ -94,18 +73,19 @@ export function unreadableCatalog(error: unknown, signal?: AbortSignal): string 
 }
 
 /** The estimate of one resource now: reads what the catalog lists it needs; never throws. */
-export async function estimateNow(kind: CostKind, inputs: Props): Promise<EstimateOutcome> {
-  const needed = listsNeeded(kind, inputs);
-  if (!needed.gpuTypes && !needed.cpuFlavors) return estimateOf(kind, inputs, {});
+export async function estimateNow(definition: Priced, inputs: Props): Promise<EstimateOutcome> {
+  const needed = listsNeeded(definition, inputs);
+  if (!needed.gpuTypes && !needed.cpuFlavors) return estimateOf(definition, inputs, {});
   const signal = AbortSignal.timeout(ESTIMATE_TIMEOUT_SECONDS * 1000);
   try {
-    return estimateOf(kind, inputs, await readPrices(client(), needed, signal));
+    return estimateOf(definition, inputs, await readPrices(client(), needed, signal));
   } catch (error) {
     return { ok: false, reason: unreadableCatalog(error, signal) };
   }
 }
 
-/** `check`'s estimate line for one pod or sandbox. */
-export async function reportEstimate(kind: CostKind, inputs: Props): Promise<void> {
-  report(kind, String(inputs.name), describeEstimate(await estimateNow(kind, inputs)));
+/** `check`'s estimate line for a resource that has a price. */
+export async function reportEstimate(definition: Priced, inputs: Props): Promise<void> {
+  if (!definition.price) return;
+  report(definition.kind, String(inputs.name), describeEstimate(await estimateNow(definition, inputs)));
 }

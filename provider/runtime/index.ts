@@ -5,14 +5,14 @@
  * Every method goes through `guarded`: it learns which input values are secret before anything
  * runs, and nothing leaves it (errors, check failures) without those values replaced.
  */
+import { RESOURCES, resourceByToken } from "../resources";
+import { nativeToken } from "../resources/definition";
 import type { CheckFailure } from "./check-failures";
-import * as podHandlers from "./pod-handlers";
+import { handlersOf, type Handlers } from "./handlers";
 import type { Props } from "./props";
-import * as sandboxHandlers from "./sandbox-handlers";
 import { learnSecrets, redact, redactError } from "./secrets";
 export { configure } from "./settings";
-
-type Handlers = typeof podHandlers | typeof sandboxHandlers;
+export type { Handlers } from "./handlers";
 
 /**
  * Check failures go to the engine without a `property`: the engine prints the named
@@ -23,7 +23,7 @@ function engineFailures(failures: CheckFailure[]): CheckFailure[] {
   return failures.map((failure) => ({ property: "", reason: redact(`${failure.property}: ${failure.reason}`) }));
 }
 
-function guarded<T extends Handlers>(handlers: T): T {
+function guarded(handlers: Handlers): Handlers {
   const wrapped: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(handlers)) {
     if (typeof method !== "function") {
@@ -44,8 +44,15 @@ function guarded<T extends Handlers>(handlers: T): T {
       }
     };
   }
-  return wrapped as T;
+  return wrapped as unknown as Handlers;
 }
 
-export const pod = guarded(podHandlers);
-export const sandbox = guarded(sandboxHandlers);
+/** Each registered resource's provider methods, by kind (`resources.pod`). */
+export const resources: Readonly<Record<string, Handlers>> = Object.fromEntries(RESOURCES.map((definition) => [definition.kind, guarded(handlersOf(definition))]));
+
+/** The methods of the resource a type token names (native or dynamic), or an error naming what this package serves. */
+export function handlersFor(token: string): Handlers {
+  const definition = resourceByToken(token);
+  if (!definition) throw new Error(`unknown resource type ${token}: this package serves ${RESOURCES.map(nativeToken).join(", ")}`);
+  return resources[definition.kind]!;
+}

@@ -10,8 +10,7 @@ import { ROOT } from "../helpers/fixtures";
 function serializedProviders(): { pod: string; sandbox: string } {
   const script = `
     const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure");
-    const { podProvider } = require("./dist/provider/pod.js");
-    const { sandboxProvider } = require("./dist/provider/sandbox.js");
+    const { Pod: { provider: podProvider }, Sandbox: { provider: sandboxProvider } } = require("./dist/provider/classes.js");
     Promise.all([podProvider, sandboxProvider].map((p) => serializeFunction(() => p, { allowSecrets: true })))
       .then(([pod, sandbox]) => process.stdout.write(JSON.stringify({ pod: pod.text, sandbox: sandbox.text })));`;
   const run = spawnSync(process.execPath, ["-e", script], { cwd: ROOT, encoding: "utf8" });

@@ -42,9 +42,9 @@ describe("the estimate line of check (what `pulumi preview` prints per resource)
 
   it("says why when the catalog cannot be read, and check still passes", async () => {
     await env.control.addFault({ method: "GET", path: "/v2/catalog/cpus", status: 403, times: 1 });
-    let result: Awaited<ReturnType<typeof runtime.pod.check>> | undefined;
+    let result: Awaited<ReturnType<typeof runtime.resources.pod.check>> | undefined;
     const lines = await linesOf(async () => {
-      result = await runtime.pod.check({}, { name: "cpu", image: "i", cpu: { id: "cpu3c", vcpuCount: 4 }, __provider: PROVIDER_TEXT });
+      result = await runtime.resources.pod.check({}, { name: "cpu", image: "i", cpu: { id: "cpu3c", vcpuCount: 4 }, __provider: PROVIDER_TEXT });
     });
     expect(result?.failures).toEqual([]);
     expect(lines).toEqual([expect.stringMatching(/^\[compute\] pod cpu: estimate unavailable: the catalog could not be read: .*403/)]);
@@ -59,7 +59,7 @@ describe("the estimate line of check (what `pulumi preview` prints per resource)
   });
 
   it("prints nothing for inputs check refuses (their failures say what is wrong)", async () => {
-    const lines = await linesOf(() => runtime.pod.check({}, { name: "bad", image: "i", gpu: { id: GPU.h100, count: 0 }, __provider: PROVIDER_TEXT }));
+    const lines = await linesOf(() => runtime.resources.pod.check({}, { name: "bad", image: "i", gpu: { id: GPU.h100, count: 0 }, __provider: PROVIDER_TEXT }));
     expect(lines).toEqual([]);
   });
 });
@@ -75,7 +75,7 @@ describe("the estimate is what the service then bills", () => {
       const kind = key === "sandbox" ? "sandbox" : "pod";
       let inputs: Record<string, unknown> = {};
       const [line] = await linesOf(async () => (inputs = await checked(kind, args)));
-      const created = await runtime[kind].create(inputs);
+      const created = await runtime.resources[kind].create(inputs);
       expect(line).toContain(`estimated ${formatDollars(Number(created.outs.costPerHour))} $/hr`);
     }
   });
@@ -87,7 +87,7 @@ describe("a price change alone", () => {
   it("changes the printed estimate and is never a diff", async () => {
     const args = { name: "steady", image: "i", gpu: { id: GPU.a5000 } };
     const inputs = await checked("pod", args);
-    const created = await runtime.pod.create(inputs);
+    const created = await runtime.resources.pod.create(inputs);
     const olds = recorded(created.outs);
 
     const fixture = defaultFixture() as unknown as { gpuTypes: Array<{ id: string; price: { secure: number } }> };
@@ -101,6 +101,6 @@ describe("a price change alone", () => {
     const lines = await linesOf(async () => (again = await checked("pod", args, inputs))).finally(() => later.mockRestore());
     expect(lines).toEqual([`[compute] pod steady: estimated 0.50 $/hr (1 × ${GPU.a5000} on SECURE)`]);
     expect(again).toEqual({ ...inputs });
-    expect(await runtime.pod.diff(created.id, olds, again)).toMatchObject({ changes: false, replaces: [] });
+    expect(await runtime.resources.pod.diff(created.id, olds, again)).toMatchObject({ changes: false, replaces: [] });
   });
 });

@@ -37,7 +37,7 @@ export function useProvider(options: { resetBeforeEach?: boolean } = {}): Provid
 
 /** What the engine passes: the checked inputs plus the serialized provider. */
 export async function checked(kind: "pod" | "sandbox", args: Record<string, unknown>, olds: Record<string, unknown> = {}) {
-  const result = await runtime[kind].check(olds, { ...args, __provider: PROVIDER_TEXT });
+  const result = await runtime.resources[kind].check(olds, { ...args, __provider: PROVIDER_TEXT });
   if (result.failures.length > 0) throw new Error(`unexpected check failures: ${JSON.stringify(result.failures)}`);
   return result.inputs;
 }

@@ -6,9 +6,10 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { POD_OUTPUTS, SANDBOX_OUTPUTS, type FieldSpec, type OutputList } from "../../provider/outputs";
-import { Pod } from "../../provider/pod";
-import { Sandbox } from "../../provider/sandbox";
+import type { FieldSpec, OutputList } from "../../provider/resources/definition";
+import { POD_OUTPUTS } from "../../provider/resources/pod/outputs";
+import { SANDBOX_OUTPUTS } from "../../provider/resources/sandbox/outputs";
+import { Pod, Sandbox } from "../../provider/classes";
 import { checked, runtime, useProvider } from "./helpers";
 
 /** The Outputs table docs/provider.md must hold for a list (printed on a mismatch, ready to paste). */
@@ -55,8 +56,8 @@ describe("the runtime records exactly the listed facts next to the inputs", () =
   /** What create records, less what the program (or check) gave. */
   async function recordedFacts(kind: "pod" | "sandbox", args: Record<string, unknown>): Promise<string[]> {
     const inputs = await checked(kind, args);
-    const created = await runtime[kind].create(inputs);
-    await runtime[kind].remove(created.id, created.outs);
+    const created = await runtime.resources[kind].create(inputs);
+    await runtime.resources[kind].remove(created.id, created.outs);
     return Object.keys(created.outs).filter((key) => !(key in inputs)).sort();
   }
 

@@ -95,42 +95,42 @@ describe("the provider's creates, run again", () => {
   it("a pod create repeated after an interrupted attempt returns the first attempt's pod", async () => {
     const mark = ownerMark({ ...identity, urn: `${identity.urn}-repeat` });
     const inputs = await checked("pod", { image: "i", gpu: { id: GPU.a5000 }, namePrefix: "trainer", ownerMark: mark });
-    const first = await runtime.pod.create(inputs);
-    const again = await runtime.pod.create(inputs); // what a killed `up` followed by `up` does
+    const first = await runtime.resources.pod.create(inputs);
+    const again = await runtime.resources.pod.create(inputs); // what a killed `up` followed by `up` does
     expect(again.id).toBe(first.id);
     const mine = (await listPods()).filter((p) => p.env[POD_OWNER_ENV] !== undefined && parseOwnerMark(p.env[POD_OWNER_ENV])!.base === parseOwnerMark(mark)!.base);
     expect(mine.map((p) => p.id)).toEqual([first.id]);
-    await runtime.pod.remove(first.id, first.outs);
+    await runtime.resources.pod.remove(first.id, first.outs);
   });
 
   it("a replacement's create makes a new pod and leaves the one it replaces to the engine", async () => {
     const mark = ownerMark({ ...identity, urn: `${identity.urn}-replace` });
     const args = { image: "i", gpu: { id: GPU.a5000 }, namePrefix: "trainer", ownerMark: mark };
-    const created = await runtime.pod.create(await checked("pod", args));
+    const created = await runtime.resources.pod.create(await checked("pod", args));
     // What the engine does for a replacement (3.248 step_generator.go): check with the recorded
     // inputs, diff, then check again without them, and create.
     const recordedInputs = await checked("pod", args, created.outs);
     expect(recordedInputs.ownerMark).toBe(created.outs.ownerMark); // unchanged: no churn in state
     const changed = { ...args, gpu: { id: GPU.a5000, count: 2 } };
-    expect((await runtime.pod.diff(created.id, recorded(created.outs), { ...changed, ownerMark: recordedInputs.ownerMark, __provider: PROVIDER_TEXT })).replaces).toContain("gpu.count");
+    expect((await runtime.resources.pod.diff(created.id, recorded(created.outs), { ...changed, ownerMark: recordedInputs.ownerMark, __provider: PROVIDER_TEXT })).replaces).toContain("gpu.count");
     const replacement = await checked("pod", changed);
     expect(isFirstGeneration(replacement.ownerMark as string)).toBe(false);
-    const second = await runtime.pod.create(replacement);
+    const second = await runtime.resources.pod.create(replacement);
     expect(second.id).not.toBe(created.id);
     const live = (await listPods()).filter((p) => p.status !== "TERMINATED").map((p) => p.id);
     expect(live).toEqual(expect.arrayContaining([created.id, second.id])); // the old one is the engine's to delete
     // Run again after an interruption, the same replacement finds its first attempt.
     await checked("pod", args, created.outs);
-    const again = await runtime.pod.create(await checked("pod", changed));
+    const again = await runtime.resources.pod.create(await checked("pod", changed));
     expect(again.id).toBe(second.id);
-    await runtime.pod.remove(created.id, created.outs);
-    await runtime.pod.remove(second.id, second.outs);
+    await runtime.resources.pod.remove(created.id, created.outs);
+    await runtime.resources.pod.remove(second.id, second.outs);
   });
 
   it("errors thrown by a method show [secret] for a secret input's value", async () => {
     const secret = "hunter2-very-secret";
     // Adopting an unknown id fails with a 404 whose message names the path, and so the value.
-    const failure = await runtime.pod
+    const failure = await runtime.resources.pod
       .create({ name: secret, image: "i", gpu: { id: GPU.a5000 }, adoptPodId: secret, secretInputs: ["name", "adoptPodId"], __provider: PROVIDER_TEXT })
       .catch((error: Error) => error);
     expect(failure).toBeInstanceOf(Error);
@@ -141,17 +141,17 @@ describe("the provider's creates, run again", () => {
   it("a sandbox create repeated after an interrupted attempt returns the first attempt's sandbox", async () => {
     const mark = ownerMark({ ...identity, urn: identity.urn.replace("Pod::trainer", "Sandbox::scratch") });
     const inputs = await checked("sandbox", { image: "python:3.12", compute: { vcpuCount: 1, memoryInGb: 1, containerDiskInGb: 1 }, namePrefix: "scratch", ownerMark: mark });
-    const first = await runtime.sandbox.create(inputs);
-    const again = await runtime.sandbox.create(inputs);
+    const first = await runtime.resources.sandbox.create(inputs);
+    const again = await runtime.resources.sandbox.create(inputs);
     expect(again.id).toBe(first.id);
-    await runtime.sandbox.remove(first.id, first.outs);
+    await runtime.resources.sandbox.remove(first.id, first.outs);
   });
 });
 
 describe("secret inputs in messages", () => {
   it("check failures name the field, never the value", async () => {
     const secret = "python train.py --token s3cr3t-value";
-    const result = await runtime.pod.check({}, { name: "x", image: "i", gpu: { id: "g" }, args: secret, cmd: ["other"], secretInputs: ["args"], __provider: PROVIDER_TEXT });
+    const result = await runtime.resources.pod.check({}, { name: "x", image: "i", gpu: { id: "g" }, args: secret, cmd: ["other"], secretInputs: ["args"], __provider: PROVIDER_TEXT });
     expect(result.failures.length).toBeGreaterThan(0);
     for (const failure of result.failures) {
       expect(failure.property).toBe(""); // the engine prints a named property's value

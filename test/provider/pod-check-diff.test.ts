@@ -1,4 +1,4 @@
-import { diffPod, type PodOutputs } from "../../provider/runtime/pod-model";
+import { diffPod, type PodOutputs } from "../../provider/resources/pod/model";
 import { UNKNOWN } from "../../provider/runtime/unknowns";
 import { GPU } from "../helpers/fixtures";
 import { PROVIDER_TEXT, runtime } from "./helpers";
@@ -7,7 +7,7 @@ const base = { name: "trainer", image: "img:1", gpu: { id: GPU.h100 } };
 
 describe("Pod check (pulumi preview, before any API call)", () => {
   it("reports every failure at once, each naming its field", async () => {
-    const result = await runtime.pod.check(
+    const result = await runtime.resources.pod.check(
       {},
       {
         name: "x",
@@ -35,7 +35,7 @@ describe("Pod check (pulumi preview, before any API call)", () => {
   });
 
   it("reports cross-field rules once the shapes are right", async () => {
-    const result = await runtime.pod.check({}, { name: "x", gpu: { id: "g" }, cpu: { id: "cpu3c", vcpuCount: 2 }, __provider: PROVIDER_TEXT });
+    const result = await runtime.resources.pod.check({}, { name: "x", gpu: { id: "g" }, cpu: { id: "cpu3c", vcpuCount: 2 }, __provider: PROVIDER_TEXT });
     expect(result.failures).toEqual([
       { property: "", reason: "gpu, cpu: exactly one of gpu or cpu must be set, not both" },
       { property: "", reason: "image: is required unless templateId is set" },
@@ -43,14 +43,14 @@ describe("Pod check (pulumi preview, before any API call)", () => {
   });
 
   it("lets values unknown at preview through", async () => {
-    const result = await runtime.pod.check({}, { name: UNKNOWN, image: UNKNOWN, disk: UNKNOWN, gpu: { id: UNKNOWN, count: UNKNOWN }, mounts: UNKNOWN, __provider: PROVIDER_TEXT });
+    const result = await runtime.resources.pod.check({}, { name: UNKNOWN, image: UNKNOWN, disk: UNKNOWN, gpu: { id: UNKNOWN, count: UNKNOWN }, mounts: UNKNOWN, __provider: PROVIDER_TEXT });
     expect(result.failures).toEqual([]);
   });
 
   it("generates a name once and keeps it", async () => {
-    const first = await runtime.pod.check({}, { image: "i", gpu: { id: "g" }, namePrefix: "trainer", __provider: PROVIDER_TEXT });
+    const first = await runtime.resources.pod.check({}, { image: "i", gpu: { id: "g" }, namePrefix: "trainer", __provider: PROVIDER_TEXT });
     expect(first.inputs.name).toMatch(/^trainer-[0-9a-f]{8}$/);
-    const again = await runtime.pod.check(first.inputs, { image: "i2", gpu: { id: "g" }, namePrefix: "trainer", __provider: PROVIDER_TEXT });
+    const again = await runtime.resources.pod.check(first.inputs, { image: "i2", gpu: { id: "g" }, namePrefix: "trainer", __provider: PROVIDER_TEXT });
     expect(again.inputs.name).toBe(first.inputs.name);
     expect(again.inputs.__provider).toBe(PROVIDER_TEXT);
   });
@@ -119,9 +119,9 @@ describe("Pod diff: the update/replace table", () => {
   });
 
   it("reports a change when only the provider's own code changed, so it reaches the state", async () => {
-    const d = await runtime.pod.diff("pod-1", { ...olds, __provider: "old code" }, { ...base, __provider: "new code" });
+    const d = await runtime.resources.pod.diff("pod-1", { ...olds, __provider: "old code" }, { ...base, __provider: "new code" });
     expect(d).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    const same = await runtime.pod.diff("pod-1", { ...olds, __provider: "code" }, { ...base, __provider: "code" });
+    const same = await runtime.resources.pod.diff("pod-1", { ...olds, __provider: "code" }, { ...base, __provider: "code" });
     expect(same.changes).toBe(false);
   });
 });

@@ -9,16 +9,18 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { version } from "../../package.json";
 import * as functions from "../../provider/functions";
-import { POD_INPUTS, SANDBOX_INPUTS, type InputList } from "../../provider/inputs";
+import { BOOKKEEPING_INPUTS, type InputList } from "../../provider/resources/definition";
+import { POD_INPUTS } from "../../provider/resources/pod/inputs";
+import { SANDBOX_INPUTS } from "../../provider/resources/sandbox/inputs";
 import { packageSchema } from "../../provider/native/schema";
-import { POD_OUTPUTS, SANDBOX_OUTPUTS, type OutputList } from "../../provider/outputs";
-import { Pod } from "../../provider/pod";
+import type { OutputList } from "../../provider/resources/definition";
+import { POD_OUTPUTS } from "../../provider/resources/pod/outputs";
+import { SANDBOX_OUTPUTS } from "../../provider/resources/sandbox/outputs";
+import { Pod, Sandbox } from "../../provider/classes";
 import type { FieldSpec } from "../../provider/properties";
-import type { AddedInputs, EveryKeyListed } from "../../provider/runtime/checked-inputs";
-import { diffPod, type PodInputs, type PodOutputs } from "../../provider/runtime/pod-model";
+import { diffPod, type PodInputs, type PodOutputs } from "../../provider/resources/pod/model";
 import { PROVIDER_KEY } from "../../provider/runtime/props";
-import { diffSandbox, type SandboxInputs } from "../../provider/runtime/sandbox-handlers";
-import { Sandbox } from "../../provider/sandbox";
+import { diffSandbox, type SandboxInputs } from "../../provider/resources/sandbox";
 
 const root = path.resolve(__dirname, "../..");
 const committedText = readFileSync(path.join(root, "schema.json"), "utf8");
@@ -195,8 +197,7 @@ it("the Pod's jupyterPassword is secret in the schema as in the list", () => {
 
 describe("the TypeScript resources' output properties are the schema's state", () => {
   /** What the resource classes add to the program's args for the provider; not part of the schema. */
-  const ADDED = ["namePrefix", "nameGenerated", "ownerMark", "secretInputs"] as const;
-  true satisfies EveryKeyListed<AddedInputs, (typeof ADDED)[number]>;
+  const ADDED = BOOKKEEPING_INPUTS;
   /** The dynamic provider's own property (the serialized provider). */
   const DYNAMIC = [PROVIDER_KEY, ...ADDED] as readonly string[];
 

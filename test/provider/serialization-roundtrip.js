@@ -41,8 +41,7 @@ async function roundTrip(kind, provider, args, emulator) {
   const { startEmulator } = require(path.join(root, "dist/emulator"));
   const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true });
   try {
-    const { podProvider } = require(path.join(root, "dist/provider/pod.js"));
-    const { sandboxProvider } = require(path.join(root, "dist/provider/sandbox.js"));
+    const { Pod: { provider: podProvider }, Sandbox: { provider: sandboxProvider } } = require(path.join(root, "dist/provider/classes.js"));
     const pod = await roundTrip(
       "pod",
       podProvider,

@@ -15,7 +15,7 @@ import {
   parseWire,
   Pod,
 } from "../../sdk";
-import { diffPod, updateRequest, type PodInputs, type PodOutputs } from "../../provider/runtime/pod-model";
+import { diffPod, updateRequest, type PodInputs, type PodOutputs } from "../../provider/resources/pod/model";
 import { sendJson, useLoopback } from "../helpers/loopback";
 import { acceptedMembers, documentExamples, flatten } from "./openapi-bodies";
 

@@ -23,7 +23,7 @@ import {
   parseWire,
   rankCandidates,
 } from "../../sdk";
-import { factsFromPod } from "../../provider/runtime/pod-model";
+import { factsFromPod } from "../../provider/resources/pod/model";
 import { GPU, podResponse } from "../helpers/fixtures";
 import { UNKNOWN_MEMBER, at, bodiesOf, documentExamples, responseSchemaOf } from "./openapi-bodies";
 

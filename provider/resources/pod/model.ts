@@ -3,44 +3,23 @@
  * update requests built from them, the outputs recorded in state, and the diff table.
  * Pure functions only: the handlers do the I/O.
  */
-import type { CreatePodRequest, Pod, PlacementCandidate, UpdatePodRequest } from "../../sdk";
-import { commandOf, encodeCommand, sameCommand } from "../../sdk";
-import type { OutputValues, POD_OUTPUTS } from "../outputs";
-import type { PodArgs } from "../pod";
-import type { CheckedInputs, EveryKeyListed } from "./checked-inputs";
-import { isUnknown } from "./unknowns";
+import type { CreatePodRequest, Pod, PlacementCandidate, UpdatePodRequest } from "../../../sdk";
+import { POD_ACTIVE_STATUSES, POD_OWNER_ENV, commandOf, encodeCommand, sameCommand } from "../../../sdk";
+import { isUnknown } from "../../runtime/unknowns";
+import { createFields, inputKeys, type CheckedInputs, type OutputValues } from "../definition";
+import { POD_INPUTS } from "./inputs";
+import type { POD_OUTPUTS } from "./outputs";
 
-/** Inputs after `check` (what `create`/`diff`/`update` receive as `news`), typed from `PodArgs`. */
-export type PodInputs = CheckedInputs<PodArgs>;
+/** Inputs after `check` (what `create`/`diff`/`update` receive as `news`). */
+export type PodInputs = CheckedInputs<typeof POD_INPUTS>;
 
 /** Live facts recorded next to the desired inputs in the outputs: one per entry of `POD_OUTPUTS`. */
 export type PodFacts = OutputValues<typeof POD_OUTPUTS>;
 
 export type PodOutputs = PodInputs & PodFacts;
 
-export const DEFAULT_READY_TIMEOUT_SECONDS = 900;
-
 /** Fields of the wire create request that come straight from the inputs. */
-const CREATE_FIELDS = [
-  "name",
-  "image",
-  "templateId",
-  "args",
-  "cmd",
-  "entrypoint",
-  "disk",
-  "env",
-  "ports",
-  "registry",
-  "gpu",
-  "cpu",
-  "cloud",
-  "dataCenterIds",
-  "globalNetworking",
-  "mounts",
-  "startSsh",
-  "startJupyter",
-] as const;
+const CREATE_FIELDS = createFields(POD_INPUTS) as ReadonlyArray<keyof PodInputs>;
 
 export function toCreateRequest(inputs: PodInputs): CreatePodRequest {
   const request: Record<string, unknown> = {};
@@ -75,10 +54,12 @@ export function factsFromPod(pod: Pod, previous?: Partial<PodFacts>): PodFacts {
   };
 }
 
+const INPUT_KEYS = inputKeys(POD_INPUTS);
+
 /** The desired inputs part of recorded outputs (so `diff` compares desired with desired). */
 export function inputsOf(outputs: Partial<PodOutputs>): PodInputs {
   const out: Record<string, unknown> = {};
-  for (const key of INPUT_KEYS) if (outputs[key] !== undefined) out[key] = outputs[key];
+  for (const key of INPUT_KEYS) if ((outputs as Record<string, unknown>)[key] !== undefined) out[key] = (outputs as Record<string, unknown>)[key];
   return out as unknown as PodInputs;
 }
 
@@ -87,21 +68,6 @@ export function factsOf(outputs: Partial<PodOutputs>): Partial<PodFacts> {
   const inputKeys = new Set<string>(INPUT_KEYS);
   return Object.fromEntries(Object.entries(outputs).filter(([key]) => !inputKeys.has(key) && key !== "__provider")) as Partial<PodFacts>;
 }
-
-const INPUT_KEYS = [
-  ...CREATE_FIELDS,
-  "locked",
-  "desiredState",
-  "placement",
-  "readyTimeoutSeconds",
-  "adoptPodId",
-  "namePrefix",
-  "nameGenerated",
-  "ownerMark",
-  "secretInputs",
-] as const satisfies ReadonlyArray<keyof PodInputs>;
-// An input added to `PodArgs` and missing here would be taken for a live fact: fail to compile.
-true satisfies EveryKeyListed<PodInputs, (typeof INPUT_KEYS)[number]>;
 
 export type ChangeKind = "rename" | "container" | "restartForNetworking" | "state" | "provider" | "settings";
 
@@ -237,7 +203,7 @@ export function updateRequest(olds: PodOutputs, news: PodInputs, diff: PodDiff, 
  */
 export function refreshedInputs(olds: PodOutputs, live: Pod): PodInputs {
   const inputs = inputsOf(olds);
-  const running = ["PROVISIONING", "STARTING", "RUNNING"].includes(live.status);
+  const running = POD_ACTIVE_STATUSES.has(live.status);
   if ((inputs.desiredState ?? "RUNNING") === "RUNNING" && !running) inputs.desiredState = "STOPPED";
   if (inputs.desiredState === "STOPPED" && running) inputs.desiredState = "RUNNING";
   if (live.name !== inputs.name) inputs.name = live.name;
@@ -256,4 +222,41 @@ export function refreshedInputs(olds: PodOutputs, live: Pod): PodInputs {
     inputs.args = live.args;
   }
   return inputs;
+}
+
+/**
+ * The inputs of a pod read by id alone (`pulumi import`, the `import` resource option): what a
+ * program declares to get this pod, in the shortest form, so that a program written from them
+ * (or with the defaults left out) previews no change. Values that are the service's defaults or
+ * that it injected are left out: `gpu.count` 1, `SECURE` cloud, no ports, the injected
+ * `PUBLIC_KEY` / `JUPYTER_PASSWORD` (their presence says `startSsh` / `startJupyter`) and the
+ * owner mark. Filters the pod does not record (`dataCenterIds`, CUDA constraints, a template's
+ * link) cannot be known and are left out.
+ */
+export function importedInputs(pod: Pod): PodInputs {
+  const env: Record<string, string> = { ...pod.env };
+  const startSsh = env.PUBLIC_KEY !== undefined;
+  const startJupyter = env.JUPYTER_PASSWORD !== undefined;
+  delete env.PUBLIC_KEY;
+  delete env.JUPYTER_PASSWORD;
+  delete env[POD_OWNER_ENV];
+  const mounts: Record<string, unknown> = {};
+  if (pod.mounts.persistent) mounts.persistent = { size: pod.mounts.persistent.size, path: pod.mounts.persistent.path };
+  if (pod.mounts.network?.length) mounts.network = pod.mounts.network.map((m) => ({ volumeId: m.volumeId, path: m.path }));
+  if (pod.mounts.global?.length) mounts.global = pod.mounts.global.map((m) => ({ volumeId: m.volumeId, path: m.path }));
+  const inputs: Record<string, unknown> = { name: pod.name, image: pod.image, disk: pod.disk };
+  if (pod.args !== "") inputs.args = pod.args;
+  if (Object.keys(env).length > 0) inputs.env = env;
+  if (pod.ports.length > 0) inputs.ports = pod.ports;
+  if (pod.registry) inputs.registry = pod.registry;
+  if (pod.gpu) inputs.gpu = pod.gpu.count === 1 ? { id: pod.gpu.id } : { id: pod.gpu.id, count: pod.gpu.count };
+  if (pod.cpu) inputs.cpu = { id: pod.cpu.id, vcpuCount: pod.cpu.vcpuCount };
+  if (pod.cloud === "COMMUNITY") inputs.cloud = pod.cloud;
+  if (pod.globalNetworking.enabled) inputs.globalNetworking = true;
+  if (Object.keys(mounts).length > 0) inputs.mounts = mounts;
+  if (startSsh) inputs.startSsh = true;
+  if (startJupyter) inputs.startJupyter = true;
+  if (pod.locked) inputs.locked = true;
+  if (!POD_ACTIVE_STATUSES.has(pod.status)) inputs.desiredState = "STOPPED";
+  return inputs as unknown as PodInputs;
 }

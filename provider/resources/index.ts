@@ -1,0 +1,22 @@
+/**
+ * The registry: every resource this package serves, one line each. Every face derives from
+ * this list: the TypeScript dynamic classes (provider/classes.ts), the runtime's handlers
+ * (provider/runtime/index.ts), the native plugin's dispatch and package schema
+ * (provider/native/), the policy pack's types, the cost estimates and the docs tables.
+ * Adding a resource: one folder beside pod/ and sandbox/, one line here, and its emulator
+ * family (README, "Where things live").
+ */
+import { dynamicToken, nativeToken, type ResourceDefinition } from "./definition";
+import { podResource } from "./pod";
+import { sandboxResource } from "./sandbox";
+
+export const RESOURCES: readonly ResourceDefinition[] = [podResource, sandboxResource];
+
+/** The definition a type token names: native (`compute:index:Pod`) or dynamic (`pulumi-nodejs:dynamic/compute:Pod`). */
+export function resourceByToken(token: string): ResourceDefinition | undefined {
+  return RESOURCES.find((definition) => nativeToken(definition) === token || dynamicToken(definition) === token);
+}
+
+export function resourceByKind(kind: string): ResourceDefinition | undefined {
+  return RESOURCES.find((definition) => definition.kind === kind);
+}

@@ -1,0 +1,76 @@
+/**
+ * The Pod's inputs, listed once: the program's types (`PodArgs`), the package schema, the
+ * default diff, the create request and the provider-only checks all follow from this list.
+ * `onChange` says what a change does (`depends`: decided by `diffPod` in model.ts, with the
+ * table in docs/provider.md); `sent` says where a value goes (definition.ts).
+ */
+import type { InputList } from "../definition";
+
+const strings = { type: "array", items: { type: "string" } } as const;
+const stringMap = { type: "map", additionalProperties: { type: "string" } } as const;
+
+export const POD_INPUTS = {
+  name: { type: "string", onChange: "update", doc: "Pod name; default: the resource name plus a random suffix, generated once and kept for the pod's life." },
+  image: { type: "string", onChange: "update", doc: "Container image; required unless `templateId` is set." },
+  templateId: { type: "string", onChange: "update", doc: "Template to start from (the caller's own or public). Applied once; no link is kept." },
+  args: { type: "string", onChange: "update", doc: "The command as one raw string (shell form, or the JSON exec form)." },
+  cmd: { ...strings, onChange: "update", doc: "Exec-form CMD; compares equal to the same command written as `args`." },
+  entrypoint: { ...strings, onChange: "update", doc: "Exec-form ENTRYPOINT." },
+  disk: { type: "integer", onChange: "update", doc: "Container disk in GB (ephemeral)." },
+  env: { ...stringMap, onChange: "update", doc: "Environment variables. Values given as secrets stay secret in state." },
+  ports: { ...strings, onChange: "update", doc: "Exposed ports, each `port/protocol` (`8888/http`, `22/tcp`)." },
+  registry: { type: "string", onChange: "update", doc: "Registry credential id for private images." },
+  gpu: {
+    type: "object",
+    properties: {
+      id: { type: "string" },
+      count: { type: "integer", optional: true },
+      allowedCudaVersions: { ...strings, optional: true },
+      minCudaVersion: { type: "string", optional: true },
+      minRamPerGpu: { type: "integer", optional: true },
+      minVcpuCountPerGpu: { type: "integer", optional: true },
+    },
+    // `gpu.id` does not replace while `placement` candidates choose it.
+    onChange: "depends",
+    doc: "A GPU pod: GPU type id (catalog `gpus[].id`), count, CUDA and per-GPU filters. Exactly one of `gpu` or `cpu`.",
+  },
+  cpu: {
+    type: "object",
+    properties: { id: { type: "string" }, vcpuCount: { type: "integer" } },
+    onChange: "replace",
+    doc: "A CPU pod: CPU flavor id (catalog `cpus[].id`) and vCPUs (at least 2, a power of two, within the flavor's range).",
+  },
+  cloud: { type: "string", enum: ["SECURE", "COMMUNITY"], onChange: "replace", doc: "`SECURE` (default) or `COMMUNITY`." },
+  dataCenterIds: { ...strings, onChange: "replace", doc: "Preferred data centers, in order." },
+  globalNetworking: { type: "boolean", onChange: "update", doc: "Join the global network (needs an NVIDIA GPU and a data center with global networking); a change restarts the pod." },
+  mounts: {
+    type: "object",
+    properties: {
+      persistent: { type: "object", optional: true, properties: { size: { type: "integer" }, path: { type: "string" } } },
+      network: { type: "array", optional: true, items: { type: "object", properties: { volumeId: { type: "string" }, path: { type: "string" } } } },
+      global: {
+        type: "array",
+        optional: true,
+        items: { type: "object", properties: { volumeId: { type: "string" }, path: { type: "string", optional: true } } },
+      },
+    },
+    // A mount path updates in place; the kind, a volume id or the persistent size replaces.
+    onChange: "depends",
+    doc: "Volumes: `persistent` (host-local, GPU pods only) or `network` / `global` volumes, at most one of each.",
+  },
+  startSsh: { type: "boolean", onChange: "replace", doc: "Inject the account's SSH keys as `PUBLIC_KEY`. Fixed at create." },
+  startJupyter: { type: "boolean", onChange: "replace", doc: "Start Jupyter with a generated password (output `jupyterPassword`, secret). Fixed at create." },
+  locked: { type: "boolean", onChange: "update", sent: "later", doc: "Prevent stop and restart." },
+  desiredState: { type: "string", enum: ["RUNNING", "STOPPED"], onChange: "update", sent: "provider", doc: "`RUNNING` (default) or `STOPPED`: the provider starts or stops the pod to match." },
+  placement: {
+    type: "array",
+    items: { type: "object", properties: { gpuTypeId: { type: "string", optional: true }, dataCenterId: { type: "string", optional: true } } },
+    // Replaces only when the pod's current placement is no longer among the candidates.
+    onChange: "depends",
+    sent: "provider",
+    doc: "Ordered placement candidates, each a GPU type and/or a data center, tried in turn until one has capacity. Changing the list never moves a pod unless its current placement is no longer in it.",
+  },
+  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create/update may wait for the desired state, in seconds. Default 900." },
+  adoptPodId: { type: "string", onChange: "nothing", sent: "provider", doc: "Bring an existing pod under the stack instead of creating one (see docs/provider.md)." },
+} as const satisfies InputList;
+

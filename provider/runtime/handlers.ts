@@ -1,0 +1,239 @@
+/**
+ * One set of provider methods for every resource of the registry (provider/resources/): check,
+ * diff, create, read, update and delete, run the same way for a pod, a sandbox and whatever the
+ * registry gains next. A definition says what its resource is (inputs, outputs, family, states,
+ * owner mark, readiness) and hooks in only where this path cannot decide.
+ *
+ * What holds for every resource, stated here once:
+ * - check: name and owner mark resolved, every rule at once (the contract's, then the provider
+ *   settings' from their specs), nothing resting on a value unknown at preview, an estimate line;
+ * - diff: from each input's change effect unless the definition decides; a replaced resource
+ *   is never what its replacement's create adopts;
+ * - create: an adopt-by-id input, or the owner-marked resource an interrupted run left behind,
+ *   or a new one; then one wait with one deadline; a failure once the resource exists is a
+ *   partial failure that records it (never a leak), and strays are settled only after success;
+ * - read: gone or ended is dropped from the state; an import gets the shortest inputs;
+ * - delete: idempotent, and never of what a replacement adopted in this process.
+ */
+import { ComputeError, CreatedButUnreadableError, NotFoundError, withSpec } from "../../sdk";
+import { createFields, inputsOf, type DiffResult, type InputList, type ResourceDefinition } from "../resources/definition";
+import { findLeftBehind, markReplacing, wasAdopted } from "./adoption";
+import { toCheckFailures, type CheckFailure } from "./check-failures";
+import { reportEstimate } from "./cost-estimate";
+import { WaitFailed, awaitState, endedBecause } from "./wait";
+import { PartialFailure, plain, unreadableCreate } from "./partial";
+import { forget, report, reportTransition } from "./progress";
+import { PROVIDER_KEY, resolveName, resolveOwnerMark, withoutProvider, type Props } from "./props";
+import { client } from "./settings";
+import { isUnknown } from "./unknowns";
+
+export interface Handlers {
+  check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }>;
+  diff(id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
+  create(props: Props): Promise<{ id: string; outs: Props }>;
+  read(id: string, props: Props): Promise<{ id: string; props?: Props; inputs?: Props }>;
+  update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
+  remove(id: string, props: Props): Promise<void>;
+}
+
+/** Failures of the provider's own settings, from their specs: enum values and positive numbers. */
+export function providerSettingFailures(list: InputList, inputs: Props): CheckFailure[] {
+  const out: CheckFailure[] = [];
+  for (const [key, spec] of Object.entries(list)) {
+    const value = inputs[key];
+    if (spec.sent !== "provider" || value === undefined || isUnknown(value)) continue;
+    if (spec.type === "string" && spec.enum && !spec.enum.includes(value as string)) {
+      out.push({ property: key, reason: `must be ${spec.enum.map((v) => JSON.stringify(v)).join(" or ")}` });
+    }
+    if (spec.positive && !(typeof value === "number" && value > 0)) out.push({ property: key, reason: "must be a number > 0" });
+  }
+  return out;
+}
+
+const same = (a: unknown, b: unknown) => !isUnknown(b) && JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * The diff the input list decides: each changed input replaces or updates as its `onChange`
+ * says. A `depends` input is left to the definition's own diff (test/provider/registry.test.ts
+ * holds every definition with one to having it); a changed name prefix (the logical name
+ * moved, with an alias) is recorded in place.
+ */
+export function defaultDiff(list: InputList, olds: Props, news: Props): DiffResult {
+  const old = inputsOf(list, olds);
+  const replaces: string[] = [];
+  const updates: string[] = [];
+  for (const [key, spec] of Object.entries(list)) {
+    if (same(old[key], news[key])) continue;
+    if (spec.onChange === "replace") replaces.push(key);
+    else if (spec.onChange === "update") updates.push(key);
+  }
+  if (!same(old.namePrefix, news.namePrefix)) updates.push("namePrefix");
+  return { replaces, updates };
+}
+
+export function handlersOf<Live extends { id: string; createdAt: string }>(definition: ResourceDefinition<any, Live, any>): Handlers {
+  type Inputs = Props;
+  type Facts = Props;
+  const { kind } = definition;
+  const family = () => definition.family(client());
+  const stateOf = (live: Live) => definition.states.of(live);
+  const ended = (live: Live) => definition.states.ended.has(stateOf(live));
+
+  function outputsOf(inputs: Props, live: Live, previous?: Partial<Facts>): Props {
+    return plain({ ...inputs, ...definition.facts(live, previous) });
+  }
+
+  /** A failure once the resource exists: recorded with the last object seen, never leaked. */
+  function partial(inputs: Props, providerText: unknown, live: Live, facts: Partial<Facts> | undefined, error: Error): PartialFailure {
+    const properties = { ...outputsOf(inputs, live, facts), [PROVIDER_KEY]: providerText };
+    return new PartialFailure(error.message, live.id, properties, [error.message]);
+  }
+
+  async function settle(inputs: Inputs, live: Live): Promise<Live> {
+    if (definition.settle) return definition.settle(inputs, live);
+    return awaitState(definition, inputs as never, live.id, definition.ready(inputs));
+  }
+
+  async function check(olds: Props, news: Props) {
+    const inputs = withoutProvider(news) as Inputs;
+    const previous = withoutProvider(olds);
+    resolveOwnerMark(inputs, previous);
+    resolveName(inputs, previous, kind);
+    const failures = [
+      ...toCheckFailures(definition.violations(inputs), inputs),
+      ...providerSettingFailures(definition.inputs, inputs),
+      ...(definition.checkHook?.(inputs) ?? []),
+    ];
+    // Printed, never recorded: a price change alone must not be a diff (cost-estimate.ts).
+    if (failures.length === 0) await reportEstimate(definition, inputs);
+    return { inputs: { ...inputs, [PROVIDER_KEY]: news[PROVIDER_KEY] }, failures };
+  }
+
+  async function diff(id: string, olds: Props, news: Props) {
+    const inputs = withoutProvider(news) as Inputs;
+    const result = definition.diff ? definition.diff(olds, inputs) : defaultDiff(definition.inputs, olds, inputs);
+    // Recorded as ended (a failed start, or a change that ended it): it cannot be brought
+    // back in place, so the next `up` replaces it.
+    if (definition.states.ended.has(String(olds[definition.states.output]))) result.replaces.push(definition.states.output);
+    // The replacement's create must never take this resource (see adoption.ts).
+    if (result.replaces.length > 0) markReplacing(id);
+    await definition.previewDiff?.(id, olds, inputs, result);
+    // A new provider build must reach the state even when nothing else changed.
+    const providerChanged = olds[PROVIDER_KEY] !== news[PROVIDER_KEY];
+    return { changes: result.replaces.length > 0 || result.updates.length > 0 || providerChanged, replaces: result.replaces, deleteBeforeReplace: false };
+  }
+
+  async function create(props: Props) {
+    const inputs = withoutProvider(props) as Inputs;
+    const name = inputs.name as string;
+    const api = client();
+    let live: Live;
+    let facts: Partial<Facts> | undefined;
+    let settleStrays: (() => Promise<void>) | undefined;
+    const adoptId = definition.adoptInput ? (inputs[definition.adoptInput] as string | undefined) : undefined;
+    if (adoptId) {
+      live = await family().get(adoptId);
+      if (ended(live)) throw new ComputeError(`${definition.adoptInput} ${adoptId}: the ${kind} is ${stateOf(live)} and cannot be adopted`);
+      report(kind, name, `adopted existing ${kind} ${live.id}`);
+    } else {
+      // The mark records who owns the resource and from which settings, so that this create,
+      // run again after an interrupted `up`, takes what the first attempt made (adoption.ts).
+      const request: Props = {};
+      for (const field of createFields(definition.inputs)) if (inputs[field] !== undefined) request[field] = inputs[field];
+      const mark = typeof inputs.ownerMark === "string" ? withSpec(inputs.ownerMark, definition.markSpec(request, inputs)) : undefined;
+      const found = mark ? await findLeftBehind(definition, api, name, mark) : undefined;
+      settleStrays = found?.settle;
+      if (found?.adopted) live = found.adopted;
+      else {
+        if (mark) definition.owner.write(request, mark);
+        const created = await definition.create(api, request, inputs).catch((error: unknown) => {
+          if (error instanceof CreatedButUnreadableError) throw unreadableCreate(inputs, definition.idOutput, error.resourceId, props[PROVIDER_KEY], error);
+          throw error;
+        });
+        live = created.live;
+        facts = created.facts;
+      }
+    }
+    reportTransition(kind, name, live.id, stateOf(live));
+    definition.afterCreate?.(inputs, live);
+    try {
+      live = await settle(inputs, live);
+    } catch (error) {
+      if (error instanceof WaitFailed && error.ended && definition.discardIfEndedAtCreate) {
+        // It cannot run any more and the stack never knew it: terminated, not left behind.
+        await family()
+          .delete(live.id)
+          .catch(() => undefined);
+        throw new ComputeError(error.message);
+      }
+      const last = error instanceof WaitFailed && error.live ? (error.live as Live) : live;
+      throw partial(inputs, props[PROVIDER_KEY], last, facts, error as Error);
+    }
+    // Only now that it is ready: a failed create must never have cost a working resource.
+    await settleStrays?.();
+    return { id: live.id, outs: outputsOf(inputs, live, facts) };
+  }
+
+  async function read(id: string, props: Props) {
+    let live: Live;
+    try {
+      live = await family().get(id);
+    } catch (error) {
+      if (error instanceof NotFoundError) return { id: "" };
+      throw error;
+    }
+    if (ended(live)) {
+      report(kind, String(props.name ?? id), `is ${stateOf(live)}${endedBecause(definition, live)}: removed from the stack`);
+      return { id: "" };
+    }
+    // Refresh knows the recorded outputs; an import (native plugin) knows only the id.
+    const importing = props[definition.idOutput] === undefined;
+    const inputs = (importing ? definition.imported(live) : (definition.refreshed?.(props, live) ?? inputsOf(definition.inputs, props))) as Props;
+    return { id, props: outputsOf(inputs, live, importing ? undefined : (props as Partial<Facts>)), inputs: plain({ ...inputs }) };
+  }
+
+  async function update(id: string, olds: Props, news: Props) {
+    const inputs = withoutProvider(news) as Inputs;
+    try {
+      const updated = await definition.update?.(id, olds, inputs, news[PROVIDER_KEY]);
+      if (!updated) {
+        // Nothing to ask the service: the new inputs replace the old ones whole (a removed
+        // setting must not linger), next to the recorded facts.
+        const facts = Object.fromEntries(Object.entries(olds).filter(([key]) => !(key in inputsOf(definition.inputs, olds)) && key !== PROVIDER_KEY));
+        return { outs: plain({ ...facts, ...inputs }) };
+      }
+      return { outs: outputsOf(inputs, updated.live, { ...(olds as Partial<Facts>), ...updated.facts }) };
+    } catch (error) {
+      if (error instanceof WaitFailed && error.live) throw partial(inputs, news[PROVIDER_KEY], error.live as Live, olds as Partial<Facts>, error);
+      throw error;
+    }
+  }
+
+  async function remove(id: string, props: Props) {
+    const name = String(props.name ?? id);
+    if (wasAdopted(id)) {
+      // A targeted replace (`--replace`, taint) runs no diff, so its create could not tell
+      // this resource from one an interrupted run left, and adopted it: it is the stack's now.
+      report(kind, name, `kept ${kind} ${id}: its replacement adopted it (to force a new one, change an input that replaces it)`);
+      return;
+    }
+    try {
+      await family().delete(id);
+    } catch (error) {
+      if (error instanceof NotFoundError) return; // already gone: deleting is idempotent
+      throw error;
+    }
+    if (definition.deleteWaitsForGone) {
+      // Until the service reports it gone, so `destroy` ends with nothing billing.
+      try {
+        await family().watcher.waitFor(id, () => false, { missingTolerance: 0, signal: AbortSignal.timeout(10 * 60_000) });
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+      }
+    }
+    reportTransition(kind, name, id, definition.deletedAs);
+    forget(kind, id);
+  }
+
+  return { check, diff, create, read, update, remove };
+}
