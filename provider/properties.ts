@@ -1,5 +1,5 @@
 /**
- * The type vocabulary the input and output lists (provider/inputs.ts, provider/outputs.ts) and
+ * The type vocabulary the input and output lists (provider/resources/<resource>/) and
  * the native plugin's package schema (provider/native/schema.ts) share: a value's type, as a
  * Pulumi package schema spells it, and the TypeScript type it stands for.
  *

@@ -1,7 +1,7 @@
 /**
  * The Pulumi package schema of the native plugin `pulumi-resource-compute` (package `compute`),
- * generated from the lists the TypeScript resources are built from: inputs from
- * provider/inputs.ts, outputs from provider/outputs.ts, functions from function-shapes.ts.
+ * generated from what the TypeScript resources are built from: each resource's input and output
+ * lists from the registry (provider/resources/), functions from function-shapes.ts.
  * `schema.json` at the repository root is this function's output (`npm run schema`;
  * test/provider/schema.test.ts fails when the two differ).
  *

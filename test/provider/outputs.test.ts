@@ -1,5 +1,5 @@
 /**
- * The output lists (provider/outputs.ts) are the one home of each resource's outputs: the
+ * The output lists (provider/resources/<resource>/outputs.ts) are the one home of each resource's outputs: the
  * docs' Outputs tables, the facts the runtime records and the resource objects' output
  * properties must all say the same.
  */

@@ -1,0 +1,49 @@
+/**
+ * The registry (provider/resources/) is what every face derives from, so a definition that is
+ * inconsistent in itself would break all of them at once: these are the rules each entry must
+ * keep, checked for every entry (a resource added later is checked without a new test).
+ */
+import { RESOURCES, resourceByKind, resourceByToken } from "../../provider/resources";
+import { dynamicToken, nativeToken } from "../../provider/resources/definition";
+import { defaultDiff } from "../../provider/runtime/handlers";
+import * as runtime from "../../provider/runtime";
+
+describe.each(RESOURCES.map((definition) => [definition.name, definition] as const))("%s", (_name, definition) => {
+  it("is found by its native and dynamic type tokens and its kind, and has handlers", () => {
+    expect(resourceByToken(nativeToken(definition))).toBe(definition);
+    expect(resourceByToken(dynamicToken(definition))).toBe(definition);
+    expect(resourceByKind(definition.kind)).toBe(definition);
+    expect(Object.keys(runtime.resources)).toContain(definition.kind);
+    expect(runtime.handlersFor(nativeToken(definition))).toBe(runtime.resources[definition.kind]);
+  });
+
+  it("names outputs and inputs it has: the id output, the state output, the adopt input", () => {
+    expect(Object.keys(definition.outputs)).toEqual(expect.arrayContaining([definition.idOutput, definition.states.output]));
+    if (definition.adoptInput) expect(definition.inputs[definition.adoptInput]).toMatchObject({ sent: "provider" });
+    expect(Object.keys(definition.inputs).filter((key) => key in definition.outputs)).toEqual([]);
+  });
+
+  it("decides the inputs whose change effect depends on other values with a diff of its own", () => {
+    const depends = Object.entries(definition.inputs).filter(([, spec]) => spec.onChange === "depends");
+    if (depends.length > 0) expect(typeof definition.diff).toBe("function");
+    // Without one, the list decides alone: an input changed is a replace or an update as it says.
+    const replaced = Object.entries(definition.inputs).find(([, spec]) => spec.onChange === "replace")?.[0];
+    if (replaced) expect(defaultDiff(definition.inputs, { [replaced]: "a" }, { [replaced]: "b" }).replaces).toEqual([replaced]);
+  });
+
+  it("waits for a target that is not also a failed state, and never for an ended one", () => {
+    const wait = definition.ready({ name: "x" });
+    expect(wait.failed.has(wait.target)).toBe(false);
+    expect(definition.states.ended.has(wait.target)).toBe(false);
+    for (const state of definition.states.clutter ?? []) expect(definition.states.ended.has(state)).toBe(true);
+  });
+});
+
+it("no two resources share a name or a kind", () => {
+  expect(new Set(RESOURCES.map((r) => r.name)).size).toBe(RESOURCES.length);
+  expect(new Set(RESOURCES.map((r) => r.kind)).size).toBe(RESOURCES.length);
+});
+
+it("an unknown type token is refused with what the package serves", () => {
+  expect(() => runtime.handlersFor("compute:index:Nope")).toThrow(/unknown resource type compute:index:Nope: this package serves compute:index:Pod, compute:index:Sandbox/);
+});
