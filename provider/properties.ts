@@ -25,6 +25,10 @@ export type FieldSpec =
   | (Presence & { readonly type: "map"; readonly additionalProperties: FieldSpec })
   | (Presence & { readonly type: "object"; readonly properties: Readonly<Record<string, FieldSpec>> });
 
+/** The two shapes most lists use: a list of strings, and a map of strings. */
+export const stringList = { type: "array", items: { type: "string" } } as const;
+export const stringMap = { type: "map", additionalProperties: { type: "string" } } as const;
+
 /** The TypeScript type of a value described by `F`. */
 export type ValueOf<F> = F extends { nullable: true } ? BaseValueOf<F> | null : BaseValueOf<F>;
 

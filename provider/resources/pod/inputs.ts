@@ -4,10 +4,8 @@
  * `onChange` says what a change does (`depends`: decided by `diffPod` in model.ts, with the
  * table in docs/provider.md); `sent` says where a value goes (definition.ts).
  */
+import { stringList as strings, stringMap } from "../../properties";
 import type { InputList } from "../definition";
-
-const strings = { type: "array", items: { type: "string" } } as const;
-const stringMap = { type: "map", additionalProperties: { type: "string" } } as const;
 
 export const POD_INPUTS = {
   name: { type: "string", onChange: "update", doc: "Pod name; default: the resource name plus a random suffix, generated once and kept for the pod's life." },

@@ -2,10 +2,8 @@
  * The Sandbox's inputs, listed once (see provider/resources/pod/inputs.ts). Only the idle timeout
  * changes in place; the lifetime only grows in place; everything else replaces.
  */
+import { stringList as strings, stringMap } from "../../properties";
 import type { InputList } from "../definition";
-
-const strings = { type: "array", items: { type: "string" } } as const;
-const stringMap = { type: "map", additionalProperties: { type: "string" } } as const;
 
 export const SANDBOX_INPUTS = {
   name: { type: "string", onChange: "replace", doc: "Sandbox name; default: the resource name plus a random suffix." },
