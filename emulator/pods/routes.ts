@@ -11,7 +11,6 @@ import { streamReply } from "../logs/route";
 import { readQuery } from "../query";
 import { familyRoutes } from "../router";
 import { profileOf } from "../shape";
-import { podLogSubject } from "./logs";
 import { checkUpdate, planCreate } from "./rules";
 import { podView } from "./view";
 
@@ -74,6 +73,6 @@ export const podRoutes = familyRoutes("pods", (route, world) => [
     path: "/v2/pods/:id/logs",
     // The answer shape in force frames the stream (the public shape: whole-second ids, no 409).
     handle: (op) =>
-      streamReply(world.logStreams, op, () => podLogSubject(world.pods.find(op.account.id, op.params.id, op.now)), profileOf(world.shape).podLogs),
+      streamReply(world.logStreams, op, () => world.pods.logSubject(world.pods.find(op.account.id, op.params.id, op.now)), profileOf(world.shape).podLogs),
   }),
 ]);

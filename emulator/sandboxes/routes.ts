@@ -13,7 +13,6 @@ import { streamReply } from "../logs/route";
 import { readQuery, type QueryReader } from "../query";
 import { familyRoutes, type Operation } from "../router";
 import { profileOf } from "../shape";
-import { sandboxLogSubject } from "./logs";
 import { checkExtension, clampIdle, placeSandbox } from "./rules";
 import { sandboxView } from "./view";
 
@@ -122,7 +121,7 @@ export const sandboxRoutes = familyRoutes("sandboxes", (route, world) => {
         streamReply(
           world.logStreams,
           op,
-          () => sandboxLogSubject(world.sandboxes, sandboxOf(op), () => world.clock.now(), () => world.persist()),
+          () => world.sandboxes.logSubject(sandboxOf(op), () => world.clock.now(), () => world.persist()),
           SANDBOX_STREAM_STYLE,
         ),
     }),
