@@ -5,7 +5,6 @@
  *   await control.freezeClock();
  *   await control.advance(90_000);
  */
-import type { ControlState } from "./control/routes";
 import type {
   AccountSettings,
   CapacityAnswer,
@@ -26,6 +25,7 @@ import type {
   TimingsChange,
 } from "./control/schemas";
 import type { AccountRecord } from "./accounts/store";
+import type { ControlState } from "./emulator";
 import type { Timings } from "./options";
 import type { Shape } from "./shape";
 

@@ -9,7 +9,6 @@ import type { z } from "zod";
 import type { AccountRecord } from "./accounts/store";
 import type { Principal, ScopeFamily } from "./auth";
 import type { Reply } from "./http";
-import type { World } from "./module";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -58,13 +57,14 @@ export function familyRoute(family: ScopeFamily) {
 }
 
 /**
- * A family's route table, declared against the world its handlers use: `declare` gets the
- * family's `route` (see `familyRoute`) and the world.
+ * A family's route table, declared against the part of the world its handlers use (`W`, an
+ * interface the family states; the emulator is checked against it where the registry builds the
+ * routes): `declare` gets the scope family's `route` (see `familyRoute`) and the world.
  */
-export function familyRoutes(
+export function familyRoutes<W>(
   family: ScopeFamily,
-  declare: (route: ReturnType<typeof familyRoute>, world: World) => Array<Route<unknown>>,
-): (world: World) => Array<Route<unknown>> {
+  declare: (route: ReturnType<typeof familyRoute>, world: W) => Array<Route<unknown>>,
+): (world: W) => Array<Route<unknown>> {
   const route = familyRoute(family);
   return (world) => declare(route, world);
 }

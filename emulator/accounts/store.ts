@@ -47,7 +47,6 @@ interface SessionRecord {
 }
 
 export class Accounts implements ResourceModule {
-  readonly name = "accounts";
   /** The accounts, changed in place (balance, quotas, keys); the state file saves them. */
   records = byId<AccountRecord>([]);
   // From the fixture, replaced whole on a reset or a restore; read only.

@@ -8,7 +8,6 @@ import { byId, type Keyed } from "../keyed";
 import type { ResourceModule } from "../module";
 
 export class Catalog implements ResourceModule {
-  readonly name = "catalog";
   // Replaced whole by a reset; read only.
   gpuTypes: Keyed<GpuTypeFixture> = byId([]);
   cpuFlavors: Keyed<CpuFlavorFixture> = byId([]);

@@ -39,8 +39,6 @@ function holdOf(pod: PodRecord): Hold | undefined {
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export class Pods extends TableModule<PodRecord> {
-  readonly name = "pods";
-
   constructor(private readonly world: PodsWorld) {
     super("pod");
   }

@@ -19,7 +19,6 @@ import { sandboxRunLog } from "./logs";
 import type { Derived, Final, SandboxRecord } from "./record";
 
 export class Sandboxes extends TableModule<SandboxRecord> {
-  readonly name = "sandboxes";
   /** Open log streams per sandbox (not persisted: a restart closes every connection). */
   private readonly streams = new Map<string, number>();
 
