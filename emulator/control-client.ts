@@ -20,6 +20,7 @@ import type {
   FailNextChange,
   GpuCapacity,
   LoggedRequest,
+  RequestsAnswer,
   ResetAnswer,
   ShapeAnswer,
   TimingsChange,
@@ -131,7 +132,7 @@ export class EmulatorControl {
   }
 
   async requests(): Promise<LoggedRequest[]> {
-    return (await this.call<{ requests: LoggedRequest[] }>("GET", "/requests")).requests;
+    return (await this.call<RequestsAnswer>("GET", "/requests")).requests;
   }
 
   clearRequests(): Promise<{ requests: [] }> {
