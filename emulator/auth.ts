@@ -7,9 +7,11 @@
  * - Scopes: `*`, a family (`pods`: read and write) or a family's read half (`pods:read`).
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { ApiError } from "./http";
-import type { Family } from "./router";
 import type { Accounts } from "./accounts/store";
+import { ApiError } from "./http";
+
+/** Resource families a key's scopes grant (`pods`, `pods:read`, ... or `*`); each API route names one. */
+export type ScopeFamily = "pods" | "sandboxes" | "catalog" | "templates" | "network-volumes" | "serverless" | "hub" | "account" | "clusters";
 
 export interface Principal {
   userId: string;
@@ -57,7 +59,7 @@ export function identify(accounts: Accounts, headers: IncomingHttpHeaders, now: 
   }
 }
 
-export function authorize(principal: Principal, family: Family, access: "read" | "write"): void {
+export function authorize(principal: Principal, family: ScopeFamily, access: "read" | "write"): void {
   const scopes = principal.scopes;
   if (scopes.has("*") || scopes.has(family)) return;
   if (access === "read" && scopes.has(`${family}:read`)) return;

@@ -5,7 +5,6 @@
  *   await control.freezeClock();
  *   await control.advance(90_000);
  */
-import type { ControlState } from "./control/routes";
 import type {
   AccountSettings,
   CapacityAnswer,
@@ -21,11 +20,13 @@ import type {
   FailNextChange,
   GpuCapacity,
   LoggedRequest,
+  RequestsAnswer,
   ResetAnswer,
   ShapeAnswer,
   TimingsChange,
 } from "./control/schemas";
 import type { AccountRecord } from "./accounts/store";
+import type { ControlState } from "./emulator";
 import type { Timings } from "./options";
 import type { Shape } from "./shape";
 
@@ -131,7 +132,7 @@ export class EmulatorControl {
   }
 
   async requests(): Promise<LoggedRequest[]> {
-    return (await this.call<{ requests: LoggedRequest[] }>("GET", "/requests")).requests;
+    return (await this.call<RequestsAnswer>("GET", "/requests")).requests;
   }
 
   clearRequests(): Promise<{ requests: [] }> {

@@ -1,37 +1,27 @@
 /**
- * The emulated service: every resource family's store, the clock, the state file and the
- * cross-cutting state (rate limits, faults, request log). Owns reset, save and restore, and puts
- * the families' routes (and the control plane's) into the routers the gateway serves.
+ * The emulated service: every family's store (made from the registry, families.ts), the clock,
+ * the state file and the cross-cutting state (rate limits, faults, request log). Owns reset,
+ * save, restore and sweep, and puts the families' routes into the routers the gateway serves;
+ * each of these maps over the registry, none names a family.
+ *
+ * The emulator is the world the families see: it holds the `Services` and, under each family's
+ * name, that family's store, and it is checked against the world every family declares it needs
+ * (`PodsWorld`, `PodRoutesWorld`, `ControlWorld`, …) where the constructor hands itself over.
  */
-import { accountRoutes } from "./accounts/routes";
-import { Accounts } from "./accounts/store";
-import { catalogRoutes } from "./catalog/routes";
-import { Catalog } from "./catalog/store";
 import { Clock, type ClockState } from "./clock";
-import { controlRoutes } from "./control/routes";
+import { clockState, type ControlWorld } from "./control/routes";
+import { FAMILIES, type FamilyState, type Stores } from "./families";
+import type { Services } from "./family";
 import { Faults } from "./faults";
 import { parseFixture, type Fixture } from "./fixture";
-import { hubRoutes } from "./hub/routes";
-import { Hub } from "./hub/store";
 import { LogStreams } from "./logs/stream";
-import type { ResourceModule, World } from "./module";
+import type { ResourceModule } from "./module";
 import type { Timings } from "./options";
-import { Capacity } from "./placement/capacity";
-import { podRoutes } from "./pods/routes";
-import { Pods } from "./pods/store";
 import { RateLimiter } from "./rate-limit";
 import { RequestLog } from "./request-log";
 import { Router, type ControlRoute, type Route } from "./router";
-import { sandboxRoutes } from "./sandboxes/routes";
-import { Sandboxes } from "./sandboxes/store";
-import { serverlessRoutes } from "./serverless/routes";
-import { Serverless } from "./serverless/store";
 import type { Shape } from "./shape";
 import { STATE_VERSION, StateFile } from "./state-file";
-import { templateRoutes } from "./templates/routes";
-import { Templates } from "./templates/store";
-import { volumeRoutes } from "./volumes/routes";
-import { Volumes } from "./volumes/store";
 
 interface SavedState {
   version: number;
@@ -45,18 +35,12 @@ interface SavedState {
 /** Derived expiries are written down this often (reads never wait for it). */
 const SWEEP_MS = 1000;
 
-export class Emulator implements World {
+/** Every store is a member of the emulator, under its family's name (made in the constructor). */
+export interface Emulator extends Stores {}
+
+export class Emulator implements Services, ControlWorld {
   readonly clock = new Clock();
   readonly timings: Timings;
-  readonly accounts = new Accounts();
-  readonly catalog = new Catalog();
-  readonly capacity = new Capacity(this.catalog);
-  readonly templates = new Templates();
-  readonly volumes = new Volumes();
-  readonly pods: Pods = new Pods(this);
-  readonly sandboxes = new Sandboxes();
-  readonly serverless = new Serverless();
-  readonly hub = new Hub();
   readonly logStreams = new LogStreams(this.clock);
   readonly rateLimiter = new RateLimiter();
   readonly faults = new Faults();
@@ -67,6 +51,8 @@ export class Emulator implements World {
   /** How answers are shaped (shape/); a run-time setting like the timings, not saved. */
   shape: Shape;
   private failNext = { pod: 0, sandbox: 0 };
+  /** The stores, in registry order, with their family's name and part of the control plane's state. */
+  private readonly stores: Array<{ name: string; store: ResourceModule; state?: (now: number) => object }> = [];
   private readonly stateFile: StateFile;
   private sweeper: NodeJS.Timeout | undefined;
 
@@ -75,22 +61,16 @@ export class Emulator implements World {
     this.shape = options.shape ?? "seed";
     this.timings = { ...options.timings };
     this.stateFile = new StateFile(options.dataDir);
-    this.router = new Router([
-      ...accountRoutes(this),
-      ...catalogRoutes(this),
-      ...templateRoutes(this),
-      ...volumeRoutes(this),
-      ...podRoutes(this),
-      ...sandboxRoutes(this),
-      ...serverlessRoutes(this),
-      ...hubRoutes(this),
-    ]);
-    this.controlRouter = new Router(controlRoutes(this));
-  }
-
-  /** Order matters: the catalog and its capacity are reset before pods, which reserve capacity. */
-  private modules(): ResourceModule[] {
-    return [this.accounts, this.catalog, this.capacity, this.templates, this.volumes, this.pods, this.sandboxes, this.serverless, this.hub];
+    for (const family of FAMILIES) {
+      if (!family.store) continue;
+      const store: ResourceModule = family.store(this);
+      Object.assign(this, { [family.name]: store });
+      // Each family's `state` takes its own store; the loop over the union cannot pair them by type.
+      const state = family.state as ((store: ResourceModule, now: number) => object) | undefined;
+      this.stores.push({ name: family.name, store, state: state && ((now) => state(store, now)) });
+    }
+    this.router = new Router(FAMILIES.flatMap((family) => family.routes?.(this) ?? []));
+    this.controlRouter = new Router(FAMILIES.flatMap((family) => family.control?.(this) ?? []));
   }
 
   /** Restores the saved state when the data directory has one, else starts from the fixture. */
@@ -121,7 +101,7 @@ export class Emulator implements World {
     this.failNext = { pod: 0, sandbox: 0 };
     this.rateLimiter.clear();
     const now = this.clock.now();
-    for (const module of this.modules()) module.reset(fixture, now);
+    for (const { store } of this.stores) store.reset(fixture, now);
     this.persist();
   }
 
@@ -130,13 +110,13 @@ export class Emulator implements World {
     this.clock.restore(saved.clock);
     this.failNext = saved.failNext;
     // State files written before capacity had a module of its own kept it in the catalog's slice.
-    const slices = { capacity: saved.modules.catalog, ...saved.modules };
-    for (const module of this.modules()) module.restore(slices[module.name as keyof typeof slices], this.fixture);
+    const slices: Record<string, unknown> = { capacity: saved.modules.catalog, ...saved.modules };
+    for (const { name, store } of this.stores) store.restore(slices[name], this.fixture);
   }
 
   snapshot(): SavedState {
     const modules: Record<string, unknown> = {};
-    for (const module of this.modules()) modules[module.name] = module.snapshot();
+    for (const { name, store } of this.stores) modules[name] = store.snapshot();
     return {
       version: STATE_VERSION,
       savedAt: new Date().toISOString(),
@@ -154,9 +134,24 @@ export class Emulator implements World {
   /** Writes down expiries and completed terminations that the clock has brought about. */
   sweep(): void {
     const now = this.clock.now();
-    const podsChanged = this.pods.sweep(now);
-    const sandboxesChanged = this.sandboxes.sweep(now);
-    if (podsChanged || sandboxesChanged) this.persist();
+    let changed = false;
+    for (const { store } of this.stores) if (store.sweep?.(now)) changed = true;
+    if (changed) this.persist();
+  }
+
+  /** GET /_emulator/state: everything, across accounts (pods, sandboxes and endpoints name their account). */
+  state(now: number) {
+    const families = Object.assign({}, ...this.stores.map(({ state }) => state?.(now))) as FamilyState;
+    return {
+      fixture: this.fixture.name,
+      clock: clockState(this.clock),
+      timings: this.timings,
+      shape: this.shape,
+      ...families,
+      faults: this.faults.list(),
+      failNext: this.failNextCounts(),
+      openLogStreams: this.logStreams.count,
+    };
   }
 
   takeFailNext(kind: "pod" | "sandbox"): boolean {
@@ -173,3 +168,6 @@ export class Emulator implements World {
     return { ...this.failNext };
   }
 }
+
+/** The answer of `GET /_emulator/state`. */
+export type ControlState = ReturnType<Emulator["state"]>;

@@ -64,7 +64,6 @@ export class RecordTable<T extends Owned> {
 
 /** A family whose whole state is one table: the state file's slice is the table's list. */
 export abstract class TableModule<T extends Owned> implements ResourceModule {
-  abstract readonly name: string;
   protected readonly records: RecordTable<T>;
 
   constructor(noun: string) {

@@ -7,23 +7,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { z } from "zod";
 import type { AccountRecord } from "./accounts/store";
-import type { Principal } from "./auth";
+import type { Principal, ScopeFamily } from "./auth";
 import type { Reply } from "./http";
-import type { World } from "./module";
-
-/** Resource families a key's scopes grant (`pods`, `pods:read`, ... or `*`). */
-export const FAMILIES = [
-  "pods",
-  "sandboxes",
-  "catalog",
-  "templates",
-  "network-volumes",
-  "serverless",
-  "hub",
-  "account",
-  "clusters",
-] as const;
-export type Family = (typeof FAMILIES)[number];
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -52,7 +37,8 @@ export interface BaseRoute<B = unknown> {
 }
 
 export interface Route<B = unknown> extends BaseRoute<B> {
-  family: Family;
+  /** The scope family a key needs (auth.ts). */
+  family: ScopeFamily;
   /** More 422 rules that need account or catalog data; gets the raw body so they run even when the schema fails. */
   violations?(raw: unknown, op: Operation<unknown>): string[];
   /** Cross-field rules (400), on a body that passed validation. */
@@ -66,18 +52,19 @@ export function route<B>(definition: Route<B>): Route<unknown> {
 }
 
 /** The declarer of one scope family's routes: each declaration then names only its own parts. */
-export function familyRoute(family: Family) {
+export function familyRoute(family: ScopeFamily) {
   return <B>(definition: Omit<Route<B>, "family">): Route<unknown> => route({ ...definition, family });
 }
 
 /**
- * A family's route table, declared against the world its handlers use: `declare` gets the
- * family's `route` (see `familyRoute`) and the world.
+ * A family's route table, declared against the part of the world its handlers use (`W`, an
+ * interface the family states; the emulator is checked against it where the registry builds the
+ * routes): `declare` gets the scope family's `route` (see `familyRoute`) and the world.
  */
-export function familyRoutes(
-  family: Family,
-  declare: (route: ReturnType<typeof familyRoute>, world: World) => Array<Route<unknown>>,
-): (world: World) => Array<Route<unknown>> {
+export function familyRoutes<W>(
+  family: ScopeFamily,
+  declare: (route: ReturnType<typeof familyRoute>, world: W) => Array<Route<unknown>>,
+): (world: W) => Array<Route<unknown>> {
   const route = familyRoute(family);
   return (world) => declare(route, world);
 }

@@ -3,8 +3,9 @@ import { UpdateSshKeysRequest } from "../../contract";
 import { json } from "../http";
 import { familyRoutes } from "../router";
 import { sshKeyViolations } from "./rules";
+import type { Accounts } from "./store";
 
-export const accountRoutes = familyRoutes("account", (route, world) => [
+export const accountRoutes = familyRoutes("account", (route, world: { readonly accounts: Accounts }) => [
   route({
     method: "GET",
     path: "/v2/account/ssh-keys",

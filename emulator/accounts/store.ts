@@ -5,24 +5,13 @@
  * kept per user (see rate-limit.ts). Registered SSH keys feed `startSsh` (PUBLIC_KEY injection).
  */
 import type { AccountPatch } from "../control/schemas";
-import type { Fixture, RateLimits } from "../fixture";
+import type { AccountFixture, Fixture } from "../fixture";
 import { Keyed, byId } from "../keyed";
 import type { ResourceModule } from "../module";
 import { parseMillis } from "../time";
 
-export interface AccountRecord {
-  id: string;
-  kind: "user" | "team";
-  name: string;
-  ownerUserId: string;
-  memberUserIds: string[];
-  balance: number;
-  rateLimits: RateLimits;
-  exempt: boolean;
-  maxIdleTimeoutSeconds: number;
-  maxLifetimeSeconds: number;
-  sshKeys: string[];
-}
+/** As the fixture defines it (defaults applied); balance, quotas and keys change in place. */
+export type AccountRecord = AccountFixture;
 
 interface UserRecord {
   id: string;
@@ -47,7 +36,6 @@ interface SessionRecord {
 }
 
 export class Accounts implements ResourceModule {
-  readonly name = "accounts";
   /** The accounts, changed in place (balance, quotas, keys); the state file saves them. */
   records = byId<AccountRecord>([]);
   // From the fixture, replaced whole on a reset or a restore; read only.
@@ -57,7 +45,7 @@ export class Accounts implements ResourceModule {
 
   reset(fixture: Fixture): void {
     this.loadIdentities(fixture);
-    this.records = byId(fixture.accounts.map((a) => structuredClone(a) as AccountRecord));
+    this.records = byId(fixture.accounts.map((a) => structuredClone(a)));
   }
 
   snapshot(): AccountRecord[] {

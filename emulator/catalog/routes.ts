@@ -4,7 +4,9 @@ import type { DataCenterFixture } from "../fixture";
 import { badRequest, json, orNotFound } from "../http";
 import type { Keyed } from "../keyed";
 import { readQuery } from "../query";
+import type { Capacity } from "../placement/capacity";
 import { familyRoutes } from "../router";
+import type { Catalog } from "./store";
 import { CatalogViews, type GpuAvailabilityQuery } from "./view";
 
 /** `include=AVAILABILITY` needs `product`, and the availability filters need `include` (400 either way). */
@@ -71,7 +73,7 @@ function dataCenterFilters(query: URLSearchParams) {
   return { include, matches };
 }
 
-export const catalogRoutes = familyRoutes("catalog", (route, world) => {
+export const catalogRoutes = familyRoutes("catalog", (route, world: { readonly catalog: Catalog; readonly capacity: Capacity }) => {
   const views = new CatalogViews(world.catalog, world.capacity);
   /** A catalog read: its query is read first (400, 422), then `answer` looks (404) and answers. */
   const catalogRoute = <Q>(path: string, options: (query: URLSearchParams) => Q, answer: (options: Q, id: string) => object) =>

@@ -2,12 +2,12 @@
  * The catalog: GPU types, CPU flavors and data centers, as the fixture defines them. Static for
  * the life of a fixture (what is free lives in placement/capacity.ts), so it saves nothing.
  */
+import { globalNetworkingRefusal } from "../../contract";
 import type { CpuFlavorFixture, DataCenterFixture, Fixture, GpuTypeFixture } from "../fixture";
 import { byId, type Keyed } from "../keyed";
 import type { ResourceModule } from "../module";
 
 export class Catalog implements ResourceModule {
-  readonly name = "catalog";
   // Replaced whole by a reset; read only.
   gpuTypes: Keyed<GpuTypeFixture> = byId([]);
   cpuFlavors: Keyed<CpuFlavorFixture> = byId([]);
@@ -37,5 +37,17 @@ export class Catalog implements ResourceModule {
     return this.gpuTypes.all()
       .filter((g) => g.pool === pool)
       .map((g) => g.id);
+  }
+
+  /** Null when a pod of this GPU type (or a CPU pod) may use global networking in its data center; otherwise why not (v2: globalNetworking). */
+  globalNetworkingRefusal(pod: { gpu?: { id: string }; dataCenterId: string }): string | null {
+    const gpuType = pod.gpu ? this.gpuTypes.get(pod.gpu.id) : undefined;
+    // A GPU type the catalog does not know is refused: the service cannot vouch for it.
+    const why = globalNetworkingRefusal({
+      gpu: pod.gpu !== undefined,
+      manufacturer: gpuType?.manufacturer ?? "UNKNOWN",
+      dataCenterGlobalNetwork: this.dataCenters.get(pod.dataCenterId)?.globalNetwork ?? false,
+    });
+    return why ? `Global networking ${why} (data center ${pod.dataCenterId})` : null;
   }
 }

@@ -5,13 +5,20 @@
  * changes are saved before the reply leaves. Handlers throw `ApiError`s with explicit statuses.
  */
 import { z } from "zod";
-import type { Emulator } from "../emulator";
+import type { Accounts } from "../accounts/store";
+import type { Clock } from "../clock";
+import type { Services } from "../family";
+import type { Faults } from "../faults";
+import { FixtureError, parseFixture, type Fixture } from "../fixture";
 import { ApiError, badRequest, json } from "../http";
-import { FixtureError, parseFixture } from "../fixture";
 import { TIMING_KEYS } from "../options";
+import type { Capacity } from "../placement/capacity";
+import type { Pods } from "../pods/store";
+import type { RateLimiter } from "../rate-limit";
+import type { RequestLog } from "../request-log";
 import { controlRoute, type ControlOperation, type ControlRoute } from "../router";
-import { podView } from "../pods/view";
-import { sandboxView } from "../sandboxes/view";
+import type { Sandboxes } from "../sandboxes/store";
+import type { Shape } from "../shape";
 import { iso, parseMillis } from "../time";
 import {
   AccountPatch,
@@ -24,7 +31,33 @@ import {
   TimingsRequest,
   type CapacityAnswer,
   type ClockState,
+  type FailNextCounts,
 } from "./schemas";
+
+/** What the control plane acts on: the emulator's settings and cross-cutting state, and the families it drives. */
+export interface ControlWorld extends Pick<Services, "clock" | "timings" | "logStreams"> {
+  /** The answer shape; the control plane switches it. */
+  shape: Shape;
+  readonly fixture: Fixture;
+  readonly accounts: Accounts;
+  readonly capacity: Capacity;
+  readonly pods: Pods;
+  readonly sandboxes: Sandboxes;
+  readonly faults: Faults;
+  readonly requestLog: RequestLog;
+  readonly rateLimiter: RateLimiter;
+  /** Back to the fixture (the current one, or a new one). */
+  reset(fixture?: Fixture): void;
+  /** Writes down what a clock change brought about. */
+  sweep(): void;
+  setFailNext(kind: "pod" | "sandbox", count: number): void;
+  failNextCounts(): FailNextCounts;
+  /** GET /_emulator/state (emulator.ts: every family's members, and the emulator's own). */
+  state(now: number): object;
+}
+
+/** The clock as the control plane reports it. */
+export const clockState = (clock: Clock): ClockState => ({ now: iso(clock.now()), frozen: clock.frozen });
 
 /** Control-plane lookups act across accounts, so their 404 names no account. */
 function found<T>(value: T | undefined, what: string, id: string): T {
@@ -35,8 +68,7 @@ function found<T>(value: T | undefined, what: string, id: string): T {
 /** Any JSON body, checked by the handler (a fixture has its own loader and wording). */
 const AnyJson = z.unknown();
 
-export function controlRoutes(e: Emulator): Array<ControlRoute<unknown>> {
-  const clockState = (): ClockState => ({ now: iso(e.clock.now()), frozen: e.clock.frozen });
+export function controlRoutes(e: ControlWorld): Array<ControlRoute<unknown>> {
   const podOf = (id: string, now: number) => found(e.pods.any(id, now), "pod", id);
   const sandboxOf = (id: string) => found(e.sandboxes.any(id), "sandbox", id);
   /** A lifecycle event (404 unknown id, 409 wrong state, from the stores); open log streams are checked once the reply is on its way. */
@@ -91,9 +123,9 @@ export function controlRoutes(e: Emulator): Array<ControlRoute<unknown>> {
         return json(200, { reset: true, fixture: fixture.name, apiKey: fixture.defaultApiKey });
       },
     }),
-    controlRoute({ method: "GET", path: "/_emulator/state", handle: (op) => json(200, controlState(e, op.now, clockState())) }),
+    controlRoute({ method: "GET", path: "/_emulator/state", handle: (op) => json(200, e.state(op.now)) }),
 
-    controlRoute({ method: "GET", path: "/_emulator/clock", handle: () => json(200, clockState()) }),
+    controlRoute({ method: "GET", path: "/_emulator/clock", handle: () => json(200, clockState(e.clock)) }),
     controlRoute({
       method: "POST",
       path: "/_emulator/clock",
@@ -107,7 +139,7 @@ export function controlRoutes(e: Emulator): Array<ControlRoute<unknown>> {
         if (body.advanceMs) e.clock.advance(body.advanceMs);
         if (body.freeze === false) e.clock.unfreeze();
         e.sweep();
-        return json(200, clockState());
+        return json(200, clockState(e.clock));
       },
     }),
 
@@ -196,25 +228,3 @@ export function controlRoutes(e: Emulator): Array<ControlRoute<unknown>> {
     }),
   ];
 }
-
-/** GET /_emulator/state: everything, across accounts (pods, sandboxes and endpoints name their account). */
-function controlState(e: Emulator, now: number, clock: ClockState) {
-  return {
-    fixture: e.fixture.name,
-    clock,
-    timings: e.timings,
-    shape: e.shape,
-    accounts: e.accounts.records.all(),
-    pods: e.pods.live(now).map((p) => ({ accountId: p.accountId, ...podView(p, now) })),
-    sandboxes: e.sandboxes.all().map((sb) => ({ accountId: sb.accountId, ...sandboxView(e.sandboxes, sb, now) })),
-    templates: e.templates.all(),
-    networkVolumes: e.volumes.allNetwork(),
-    endpoints: e.serverless.all().map((x) => ({ accountId: x.accountId, ...x.view })),
-    capacity: e.capacity.state(),
-    faults: e.faults.list(),
-    failNext: e.failNextCounts(),
-    openLogStreams: e.logStreams.count,
-  };
-}
-
-export type ControlState = ReturnType<typeof controlState>;

@@ -72,7 +72,6 @@ export type GpuCapacity = z.input<typeof GpuCapacityRequest>;
 export type CpuCapacity = z.input<typeof CpuCapacityRequest>;
 export type CpuCapacityRequest = z.output<typeof CpuCapacityRequest>;
 export type GpuCapacityRequest = z.output<typeof GpuCapacityRequest>;
-export type ShapeChange = z.input<typeof ShapeRequest>;
 export type FailNextChange = z.input<typeof FailNextRequest>;
 export type AccountSettings = z.input<typeof AccountPatch>;
 export type AccountPatch = z.output<typeof AccountPatch>;
@@ -101,9 +100,6 @@ export interface FailNextCounts {
 }
 export type CapacityState = CapacitySlice;
 export type CapacityAnswer = { machines: Machine[] } | { cpuPool: CpuPool };
-export interface FaultsAnswer {
-  faults: FaultRule[];
-}
 export interface RequestsAnswer {
   requests: LoggedRequest[];
 }

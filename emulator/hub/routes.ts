@@ -2,8 +2,9 @@
 import { HubListQuery, parseWire } from "../../contract";
 import { json, unprocessable } from "../http";
 import { familyRoutes } from "../router";
+import type { Hub } from "./store";
 
-export const hubRoutes = familyRoutes("hub", (route, { hub }) => [
+export const hubRoutes = familyRoutes("hub", (route, { hub }: { readonly hub: Hub }) => [
   route({
     method: "GET",
     path: "/v2/hub/repos",

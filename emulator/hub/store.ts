@@ -24,7 +24,6 @@ function sortKey(repo: HubRepoFixture, orderBy: OrderBy): number | null {
 }
 
 export class Hub implements ResourceModule {
-  readonly name = "hub";
   private repos: HubRepoFixture[] = [];
 
   reset(fixture: Fixture): void {

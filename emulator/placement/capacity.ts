@@ -60,7 +60,6 @@ export function machineIp(machineId: string): string {
 }
 
 export class Capacity implements ResourceModule {
-  readonly name = "capacity";
   private machines: Machine[] = [];
   private cpuPools: CpuPool[] = [];
 

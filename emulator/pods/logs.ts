@@ -1,12 +1,12 @@
 /**
  * A pod's log: one `RunLog` per start of its container (system lines at known instants, the
- * process's output, the closing lines of how it ended), and the subject its stream follows.
+ * process's output, the closing lines of how it ended). A pure function of the record, so the
+ * lifecycle can place the end of a run after its last visible line.
  */
 import { hash32 } from "../ids";
 import { containerId, imagePullLines, outputLine, processOutput } from "../logs/lines";
-import type { LogSubject } from "../logs/stream";
 import { periodic, Schedule, type LogEvent, type RunLog } from "../logs/timeline";
-import { podStatus, settle, type PodRecord, type PodRun } from "./store";
+import type { PodRecord, PodRun } from "./record";
 
 function closingLines(pod: PodRecord, run: PodRun, cid: string): Array<Pick<LogEvent, "source" | "line">> {
   const system = (line: string) => ({ source: "system" as const, line });
@@ -71,27 +71,4 @@ export function podRunLogs(pod: PodRecord): RunLog[] {
     previousUs = closing.length > 0 ? closing[closing.length - 1].us : (run.endUs ?? schedule.last);
   });
   return out;
-}
-
-/** What the pod's log stream follows; pods stream in STARTING and RUNNING (409 codes as sandboxes'). */
-export function podLogSubject(pod: PodRecord): LogSubject {
-  return {
-    runs: () => podRunLogs(pod),
-    unavailable: (at) => {
-      settle(pod, at);
-      const status = podStatus(pod, at);
-      switch (status) {
-        case "STARTING":
-        case "RUNNING":
-          return null;
-        case "PROVISIONING":
-          return { code: "sandbox_starting", detail: `Pod ${pod.id} is PROVISIONING; its container does not exist yet. Retry shortly.` };
-        case "EXITED":
-        case "ERROR":
-          return { code: "container_exited", detail: `Pod ${pod.id} is ${status}; its container is not running` };
-        default:
-          return { code: "sandbox_terminated", detail: `Pod ${pod.id} is terminated` };
-      }
-    },
-  };
 }

@@ -6,16 +6,22 @@ import {
   createPodCrossFieldViolations,
   updatePodCrossFieldViolations,
 } from "../../contract";
+import type { Services } from "../family";
 import { json, noContent } from "../http";
 import { streamReply } from "../logs/route";
 import { readQuery } from "../query";
 import { familyRoutes } from "../router";
 import { profileOf } from "../shape";
-import { podLogSubject } from "./logs";
-import { checkUpdate, planCreate } from "./rules";
+import { checkUpdate, planCreate, type PodRulesWorld } from "./rules";
+import type { Pods } from "./store";
 import { podView } from "./view";
 
-export const podRoutes = familyRoutes("pods", (route, world) => [
+/** What the pod routes use of the world. */
+export interface PodRoutesWorld extends PodRulesWorld, Pick<Services, "logStreams" | "shape"> {
+  readonly pods: Pods;
+}
+
+export const podRoutes = familyRoutes("pods", (route, world: PodRoutesWorld) => [
   route({
     method: "GET",
     path: "/v2/pods",
@@ -74,6 +80,6 @@ export const podRoutes = familyRoutes("pods", (route, world) => [
     path: "/v2/pods/:id/logs",
     // The answer shape in force frames the stream (the public shape: whole-second ids, no 409).
     handle: (op) =>
-      streamReply(world.logStreams, op, () => podLogSubject(world.pods.find(op.account.id, op.params.id, op.now)), profileOf(world.shape).podLogs),
+      streamReply(world.logStreams, op, () => world.pods.logSubject(world.pods.find(op.account.id, op.params.id, op.now)), profileOf(world.shape).podLogs),
   }),
 ]);

@@ -16,15 +16,25 @@ import {
   type Mounts,
   type UpdatePodRequest,
 } from "../../contract";
+import { cpuPodCostPerHour, gpuPodCostPerHour } from "../../contract/estimate";
 import type { AccountRecord } from "../accounts/store";
 import type { Catalog } from "../catalog/store";
 import { ApiError, badRequest, conflict, notFound } from "../http";
 import { generatedPassword, hash32 } from "../ids";
-import type { World } from "../module";
-import { cpuPodCostPerHour, gpuPodCostPerHour } from "../../contract/estimate";
+import type { Capacity } from "../placement/capacity";
 import { candidateDataCenters, checkBalance, usableTemplate } from "../placement/rules";
-import type { TemplateRecord } from "../templates/store";
-import { podStatus, type PodRecord } from "./store";
+import type { TemplateRecord, Templates } from "../templates/store";
+import type { Volumes } from "../volumes/store";
+import { podEnded, podStatus } from "./lifecycle";
+import type { PodRecord } from "./record";
+
+/** What the pod rules read of the world. */
+export interface PodRulesWorld {
+  readonly catalog: Catalog;
+  readonly capacity: Capacity;
+  readonly templates: Templates;
+  readonly volumes: Volumes;
+}
 
 const DEFAULT_GLOBAL_MOUNT_PATH = "/mnt/global";
 
@@ -77,25 +87,13 @@ export function expand(body: CreatePodRequest, template: TemplateRecord | undefi
   };
 }
 
-/** Null when the pod may use global networking where it is; otherwise why not (v2: globalNetworking). */
-export function globalNetworkingRefusalOf(catalog: Catalog, pod: { gpu?: { id: string }; dataCenterId: string }): string | null {
-  const gpuType = pod.gpu ? catalog.gpuTypes.get(pod.gpu.id) : undefined;
-  // A GPU type the catalog does not know is refused: the service cannot vouch for it.
-  const why = globalNetworkingRefusal({
-    gpu: pod.gpu !== undefined,
-    manufacturer: gpuType?.manufacturer ?? "UNKNOWN",
-    dataCenterGlobalNetwork: catalog.dataCenters.get(pod.dataCenterId)?.globalNetwork ?? false,
-  });
-  return why ? `Global networking ${why} (data center ${pod.dataCenterId})` : null;
-}
-
 function describeCuda(cuda: CudaConstraint): string {
   if (cuda.allowed && cuda.allowed.length > 0) return ` on CUDA ${cuda.allowed.join(" or ")}`;
   if (cuda.min !== undefined) return ` on CUDA ${cuda.min} or newer`;
   return "";
 }
 
-function placeGpu(world: World, body: CreatePodRequest, deployment: Expanded, account: AccountRecord, dataCenterIds: string[]): Placement {
+function placeGpu(world: PodRulesWorld, body: CreatePodRequest, deployment: Expanded, account: AccountRecord, dataCenterIds: string[]): Placement {
   const request = body.gpu!;
   const gpuType = world.catalog.gpuTypes.get(request.id);
   if (!gpuType) throw badRequest(`Unknown GPU type "${request.id}"; GET /v2/catalog/gpus lists the GPU type ids`);
@@ -139,7 +137,7 @@ function placeGpu(world: World, body: CreatePodRequest, deployment: Expanded, ac
   };
 }
 
-function placeCpu(world: World, body: CreatePodRequest, account: AccountRecord, dataCenterIds: string[]): Placement {
+function placeCpu(world: PodRulesWorld, body: CreatePodRequest, account: AccountRecord, dataCenterIds: string[]): Placement {
   const request = body.cpu!;
   const flavor = world.catalog.cpuFlavors.get(request.id);
   if (!flavor) throw badRequest(`Unknown CPU flavor "${request.id}"; GET /v2/catalog/cpus lists the flavor ids`);
@@ -165,7 +163,7 @@ function placeCpu(world: World, body: CreatePodRequest, account: AccountRecord, 
 }
 
 /** Data centers a new pod may go to: its network volume's, and only those with global networking when asked. */
-function allowedDataCenters(world: World, account: AccountRecord, body: CreatePodRequest, mounts: Mounts): string[] {
+function allowedDataCenters(world: PodRulesWorld, account: AccountRecord, body: CreatePodRequest, mounts: Mounts): string[] {
   const catalog = world.catalog;
   const candidates = candidateDataCenters(catalog, body.dataCenterIds);
   const networkMount = mounts.network?.[0];
@@ -212,7 +210,7 @@ function injectedEnv(deployment: Expanded, account: AccountRecord): Record<strin
 }
 
 /** POST /v2/pods, in the contract's order: template (404/422, expanded 413), volumes (404), placement. */
-export function planCreate(world: World, account: AccountRecord, body: CreatePodRequest): CreatePlan {
+export function planCreate(world: PodRulesWorld, account: AccountRecord, body: CreatePodRequest): CreatePlan {
   const template = usableTemplate(world.templates, account.id, body.templateId, "pod");
   const deployment = expand(body, template);
   // Size rule: the expanded request must fit too (v2: 413 on body or expanded request).
@@ -267,12 +265,12 @@ function updatedMounts(pod: PodRecord, requested: Mounts | undefined): Mounts {
 }
 
 /** PATCH /v2/pods/{id}: not once terminated (409); the template, mount and global-networking rules. */
-export function checkUpdate(world: World, account: AccountRecord, pod: PodRecord, body: UpdatePodRequest, now: number): { template?: TemplateRecord; mounts: Mounts } {
-  if (podStatus(pod, now) === "TERMINATED") throw conflict(`Pod ${pod.id} is terminated`);
+export function checkUpdate(world: PodRulesWorld, account: AccountRecord, pod: PodRecord, body: UpdatePodRequest, now: number): { template?: TemplateRecord; mounts: Mounts } {
+  if (podEnded(podStatus(pod, now))) throw conflict(`Pod ${pod.id} is terminated`);
   const template = usableTemplate(world.templates, account.id, body.templateId, "pod");
   const mounts = updatedMounts(pod, body.mounts);
   if (body.globalNetworking === true) {
-    const why = globalNetworkingRefusalOf(world.catalog, pod);
+    const why = world.catalog.globalNetworkingRefusal(pod);
     if (why) throw badRequest(why);
   }
   return { template, mounts };

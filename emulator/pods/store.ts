@@ -1,158 +1,33 @@
 /**
- * Pods as stored, their status and their lifecycle: create, PATCH, actions, delete and the
+ * Pods as stored, and the transitions applied to them: create, PATCH, actions, delete and the
  * control plane's events. Rules are cited from the v2 document ("v2") and the contract
- * decisions ("decisions"); the checks that need the world's data are in rules.ts.
- *
- * Status is never stored. Each start of the container is a `PodRun` with the stage durations it
- * was given; PROVISIONING, STARTING and RUNNING follow from `now` against those timestamps, so a
- * frozen clock freezes a pod mid-stage and advancing the clock moves it on. Explicit events
- * (stop, exit, error, restart, delete) end the current run.
+ * decisions ("decisions"); the status and the run bookkeeping are the lifecycle's
+ * (lifecycle.ts); the checks that need the world's data are in rules.ts.
  */
-import { decodeCommand, storedArgs, type Cloud, type ClusterRole, type Mounts, type PodActionName, type PodStatus, type UpdatePodRequest } from "../../contract";
+import { storedArgs, type Mounts, type PodActionName, type UpdatePodRequest } from "../../contract";
+import { cpuPodCostPerHour, gpuPodCostPerHour } from "../../contract/estimate";
 import type { AccountRecord } from "../accounts/store";
+import type { Catalog } from "../catalog/store";
 import type { Fixture, PodFixture } from "../fixture";
 import { badRequest, conflict, notFound } from "../http";
 import { hash32, randomId } from "../ids";
-import { lastVisibleUs } from "../logs/timeline";
-import type { World } from "../module";
-import type { Hold } from "../placement/capacity";
-import { cpuPodCostPerHour, gpuPodCostPerHour } from "../../contract/estimate";
+import type { LogSubject } from "../logs/stream";
+import type { Timings } from "../options";
+import type { Capacity, Hold } from "../placement/capacity";
 import { TableModule } from "../records";
 import type { TemplateRecord } from "../templates/store";
+import { endRun, newRun, podActions, podActive, podEnded, podStatus, settle } from "./lifecycle";
 import { podRunLogs } from "./logs";
-import { globalNetworkingRefusalOf, type CreatePlan } from "./rules";
+import type { PodRecord } from "./record";
+import type { CreatePlan } from "./rules";
 
-export type RunEnd = "stop" | "exit" | "error" | "restart" | "terminate";
-
-export interface PodRun {
-  requestedAt: number;
-  provisioningMs: number;
-  startingMs: number;
-  logIntervalMs: number;
-  image: string;
-  command: string[];
-  /** The container will fail as it starts (control plane), ending in ERROR. */
-  failStart: boolean;
-  endedAt?: number;
-  /** Microsecond instant of the end, after every line already visible (see endRun). */
-  endUs?: number;
-  end?: RunEnd;
-  /** Why it ended, for the closing log line. */
-  note?: string;
+/** What the pod store uses of the world: the catalog and capacity it places on, the stage timings. */
+export interface PodsWorld {
+  readonly catalog: Catalog;
+  readonly capacity: Capacity;
+  readonly timings: Timings;
+  takeFailNext(kind: "pod"): boolean;
 }
-
-export interface PodRecord {
-  id: string;
-  accountId: string;
-  name: string;
-  image: string;
-  args: string;
-  disk: number;
-  /** As returned: template env, body env and the injected variables. */
-  env: Record<string, string>;
-  /** PUBLIC_KEY / JUPYTER_PASSWORD injected at create; re-applied when a PATCH replaces env. */
-  injected: Record<string, string>;
-  ports: string[];
-  registry: string | null;
-  mounts: Mounts;
-  gpu?: { id: string; count: number; vcpuCount: number; memory: number };
-  cpu?: { id: string; vcpuCount: number; memory: number };
-  cloud: Cloud;
-  dataCenterId: string;
-  /** The machine the pod is pinned to (a start after a stop comes back to it). */
-  hostId: string;
-  cudaVersion: string | null;
-  /** startSsh was set and a PUBLIC_KEY ended up in env. */
-  sshEnabled: boolean;
-  /** Requested global networking; takes effect at the next start. */
-  globalNetworking: boolean;
-  /** Global-network address of the current run, or null. */
-  globalIp: string | null;
-  locked: boolean;
-  costPerHour: number;
-  /** Whether the pod currently holds its GPUs / vCPUs on the host. */
-  reserved: boolean;
-  createdAt: number;
-  cluster?: { id: string; rank: number | null; role?: ClusterRole; ip?: string };
-  runs: PodRun[];
-  terminatedAt?: number;
-  /** After this instant a terminated pod is gone (404). */
-  goneAt?: number;
-  /** The next start fails (control plane `fail-start` on a pod that is not starting). */
-  failNextStart: boolean;
-}
-
-export type DerivedStatus = PodStatus | "GONE";
-
-const currentRun = (pod: PodRecord) => pod.runs[pod.runs.length - 1];
-export const runningAt = (run: PodRun) => run.requestedAt + run.provisioningMs + run.startingMs;
-
-export function podStatus(pod: PodRecord, now: number): DerivedStatus {
-  if (pod.terminatedAt !== undefined) return now < (pod.goneAt ?? 0) ? "TERMINATED" : "GONE";
-  const run = currentRun(pod);
-  if (run.end) return run.end === "error" ? "ERROR" : "EXITED";
-  if (now < run.requestedAt + run.provisioningMs) return "PROVISIONING";
-  if (now < runningAt(run)) return "STARTING";
-  return run.failStart ? "ERROR" : "RUNNING";
-}
-
-/** Valid transitions per status (contract decisions: POST /v2/pods/{id}/action). */
-export function podActions(status: DerivedStatus): PodActionName[] {
-  switch (status) {
-    case "RUNNING":
-      return ["stop", "restart", "terminate"];
-    case "EXITED":
-    case "ERROR":
-      return ["start", "terminate"];
-    case "PROVISIONING":
-    case "STARTING":
-      return ["stop", "terminate"];
-    default:
-      return [];
-  }
-}
-
-/** Records a start that failed on its own as an ended run, before anything else changes it. */
-export function settle(pod: PodRecord, now: number): void {
-  const run = currentRun(pod);
-  if (pod.terminatedAt === undefined && !run.end && run.failStart && now >= runningAt(run)) {
-    run.end = "error";
-    run.endedAt = runningAt(run);
-    run.endUs = lastVisibleUs(podRunLogs(pod), Number.MAX_SAFE_INTEGER) + 1;
-  }
-}
-
-/** Ends the current run now; its end instant follows every line already visible. */
-export function endRun(pod: PodRecord, end: RunEnd, now: number, note?: string): void {
-  const run = currentRun(pod);
-  if (run.end) return;
-  const visible = lastVisibleUs(podRunLogs(pod), now * 1000 + 999);
-  run.end = end;
-  run.endedAt = now;
-  run.endUs = Math.max(now * 1000, visible + 1);
-  run.note = note;
-}
-
-export function newRun(
-  pod: PodRecord,
-  now: number,
-  stages: { provisioningMs: number; startingMs: number; logIntervalMs: number },
-  failStart: boolean,
-): PodRun {
-  const command = decodeCommand(pod.args);
-  const run: PodRun = {
-    requestedAt: now,
-    ...stages,
-    image: pod.image,
-    command: [...(command.entrypoint ?? []), ...(command.cmd ?? [])],
-    failStart,
-  };
-  pod.runs.push(run);
-  // Keep the log history bounded: older runs fall out of the backfill like rotated logs.
-  if (pod.runs.length > 20) pod.runs.splice(0, pod.runs.length - 20);
-  return run;
-}
-
 
 /** What the pod holds on its machine (or CPU pool) while it runs. */
 function holdOf(pod: PodRecord): Hold | undefined {
@@ -164,9 +39,7 @@ function holdOf(pod: PodRecord): Hold | undefined {
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export class Pods extends TableModule<PodRecord> {
-  readonly name = "pods";
-
-  constructor(private readonly world: World) {
+  constructor(private readonly world: PodsWorld) {
     super("pod");
   }
 
@@ -240,7 +113,7 @@ export class Pods extends TableModule<PodRecord> {
   /** Id of a live pod of the account that mounts this network volume. */
   podUsingVolume(volumeId: string, now: number): string | undefined {
     for (const pod of this.records.all()) {
-      if (podStatus(pod, now) === "GONE" || pod.terminatedAt !== undefined) continue;
+      if (podEnded(podStatus(pod, now))) continue;
       if (pod.mounts.network?.some((m) => m.volumeId === volumeId)) return pod.id;
     }
     return undefined;
@@ -288,6 +161,21 @@ export class Pods extends TableModule<PodRecord> {
     return this.records.all().filter((p) => podStatus(p, now) !== "GONE");
   }
 
+  /** What the pod's log stream follows; pods stream in STARTING and RUNNING (409 codes as sandboxes'). */
+  logSubject(pod: PodRecord): LogSubject {
+    return {
+      runs: () => podRunLogs(pod),
+      unavailable: (at) => {
+        settle(pod, at);
+        const status = podStatus(pod, at);
+        if (podEnded(status)) return { code: "sandbox_terminated", detail: `Pod ${pod.id} is terminated` };
+        if (status === "PROVISIONING") return { code: "sandbox_starting", detail: `Pod ${pod.id} is PROVISIONING; its container does not exist yet. Retry shortly.` };
+        if (podActive(status)) return null;
+        return { code: "container_exited", detail: `Pod ${pod.id} is ${status}; its container is not running` };
+      },
+    };
+  }
+
   // ---- capacity and runs -----------------------------------------------------------------------
 
   private release(pod: PodRecord): void {
@@ -314,7 +202,7 @@ export class Pods extends TableModule<PodRecord> {
     const fail = failStart || pod.failNextStart;
     pod.failNextStart = false;
     newRun(pod, now, this.stages(fromScratch), fail);
-    pod.globalIp = pod.globalNetworking && globalNetworkingRefusalOf(this.world.catalog, pod) === null ? this.globalIpFor(pod, now) : null;
+    pod.globalIp = pod.globalNetworking && this.world.catalog.globalNetworkingRefusal(pod) === null ? this.globalIpFor(pod, now) : null;
   }
 
   private globalIpFor(pod: PodRecord, now: number): string {
@@ -438,7 +326,7 @@ export class Pods extends TableModule<PodRecord> {
 
   /** DELETE /v2/pods/{id}: a pod already terminating is not found. */
   remove(pod: PodRecord, now: number): void {
-    if (pod.terminatedAt !== undefined) throw notFound("pod", pod.id);
+    if (podEnded(podStatus(pod, now))) throw notFound("pod", pod.id);
     this.terminate(pod, now);
   }
 

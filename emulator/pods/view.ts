@@ -7,7 +7,8 @@ import { decodeCommand, type Pod } from "../../contract";
 import { hash32 } from "../ids";
 import { machineIp } from "../placement/capacity";
 import { iso, isoOrNull } from "../time";
-import { podActions, podStatus, runningAt, type DerivedStatus, type PodRecord } from "./store";
+import { podActions, podStatus, runningAt, type DerivedStatus } from "./lifecycle";
+import type { PodRecord } from "./record";
 
 export type PodView = z.input<typeof Pod>;
 type PodRuntime = NonNullable<PodView["runtime"]>;

@@ -1,10 +1,9 @@
-/** A sandbox's log (one run: creation, the process's output, how it ended) and the subject its stream follows. */
+/** A sandbox's log: one run (creation, the process's output, how it ended), a pure function of the record and its derived end. */
 import type { TerminationReason } from "../../contract";
 import { hash32 } from "../ids";
 import { containerId, imagePullLines, outputLine, processOutput } from "../logs/lines";
-import type { LogSubject } from "../logs/stream";
 import { periodic, Schedule, type LogEvent, type RunLog } from "../logs/timeline";
-import type { Derived, SandboxRecord, Sandboxes } from "./store";
+import type { Derived, SandboxRecord } from "./record";
 
 const EXPIRY_LINES: Partial<Record<TerminationReason, (sb: SandboxRecord) => string>> = {
   USER_REQUESTED: () => "Terminating sandbox at the user's request; compute released",
@@ -48,23 +47,4 @@ export function sandboxRunLog(sb: SandboxRecord, d: Pick<Derived, "final">): Run
     }
   }
   return { scheduled: schedule.events.filter((e) => !final || e.us < final.endUs || sb.failStart), container, closing };
-}
-
-/** `clock` reads the time of an open/close; `persist` saves the activity a closing stream records. */
-export function sandboxLogSubject(sandboxes: Sandboxes, sb: SandboxRecord, clock: () => number, persist: () => void): LogSubject {
-  return {
-    runs: (now) => [sandboxRunLog(sb, sandboxes.derive(sb, now))],
-    unavailable: (now) => {
-      const state = sandboxes.derive(sb, now).state;
-      if (state === "RUNNING") return null;
-      if (state === "CREATING") return { code: "sandbox_starting", detail: `Sandbox ${sb.id} is starting; its container does not exist yet. Retry shortly.` };
-      if (state === "FAILED") return { code: "container_exited", detail: `Sandbox ${sb.id} has FAILED; its container is not running` };
-      return { code: "sandbox_terminated", detail: `Sandbox ${sb.id} is terminated` };
-    },
-    opened: () => sandboxes.streamOpened(sb, clock()),
-    closed: () => {
-      sandboxes.streamClosed(sb, clock());
-      persist();
-    },
-  };
 }

@@ -8,14 +8,20 @@ import {
   UpdateSandboxRequest,
   createSandboxViolations,
 } from "../../contract";
+import type { Services } from "../family";
 import { json, noContent } from "../http";
 import { streamReply } from "../logs/route";
 import { readQuery, type QueryReader } from "../query";
 import { familyRoutes, type Operation } from "../router";
 import { profileOf } from "../shape";
-import { sandboxLogSubject } from "./logs";
-import { checkExtension, clampIdle, placeSandbox } from "./rules";
+import { checkExtension, clampIdle, placeSandbox, type SandboxRulesWorld } from "./rules";
+import type { Sandboxes } from "./store";
 import { sandboxView } from "./view";
+
+/** What the sandbox routes use of the world. */
+export interface SandboxRoutesWorld extends SandboxRulesWorld, Pick<Services, "clock" | "timings" | "logStreams" | "takeFailNext" | "persist"> {
+  readonly sandboxes: Sandboxes;
+}
 
 /** `labels=key=value` filters, repeated; a value may itself hold `=` or `,`. */
 function labelFilters(q: QueryReader): Array<[string, string]> {
@@ -31,7 +37,7 @@ function labelFilters(q: QueryReader): Array<[string, string]> {
 /** The public document has no sandboxes: their stream is framed as the seed says, in every shape. */
 const SANDBOX_STREAM_STYLE = profileOf("seed").podLogs;
 
-export const sandboxRoutes = familyRoutes("sandboxes", (route, world) => {
+export const sandboxRoutes = familyRoutes("sandboxes", (route, world: SandboxRoutesWorld) => {
   /** The account's sandbox the path names (404 for an unknown id or another account's). */
   const sandboxOf = (op: Operation<unknown>) => world.sandboxes.find(op.account.id, op.params.id);
   return [
@@ -122,7 +128,7 @@ export const sandboxRoutes = familyRoutes("sandboxes", (route, world) => {
         streamReply(
           world.logStreams,
           op,
-          () => sandboxLogSubject(world.sandboxes, sandboxOf(op), () => world.clock.now(), () => world.persist()),
+          () => world.sandboxes.logSubject(sandboxOf(op), () => world.clock.now(), () => world.persist()),
           SANDBOX_STREAM_STYLE,
         ),
     }),

@@ -4,15 +4,23 @@
  * and the account's maxima for idle timeouts and lifetimes.
  */
 import { MIN_IDLE_TIMEOUT_SECONDS, type CreateSandboxRequest } from "../../contract";
-import type { AccountRecord } from "../accounts/store";
-import { badRequest, unprocessable } from "../http";
-import type { World } from "../module";
 import { sandboxCostPerHour } from "../../contract/estimate";
+import type { AccountRecord } from "../accounts/store";
+import type { Catalog } from "../catalog/store";
+import { badRequest, unprocessable } from "../http";
+import type { Capacity } from "../placement/capacity";
 import { candidateDataCenters, checkBalance, usableTemplate } from "../placement/rules";
-import type { TemplateRecord } from "../templates/store";
+import type { TemplateRecord, Templates } from "../templates/store";
+
+/** What the sandbox rules read of the world. */
+export interface SandboxRulesWorld {
+  readonly catalog: Catalog;
+  readonly capacity: Capacity;
+  readonly templates: Templates;
+}
 
 /** POST /v2/sandboxes, in order: template (404/422), data centers (400), capacity (400), balance (402). */
-export function placeSandbox(world: World, account: AccountRecord, body: CreateSandboxRequest): { template?: TemplateRecord; dataCenterId: string; costPerHr: number } {
+export function placeSandbox(world: SandboxRulesWorld, account: AccountRecord, body: CreateSandboxRequest): { template?: TemplateRecord; dataCenterId: string; costPerHr: number } {
   const template = usableTemplate(world.templates, account.id, body.templateId, "sandbox");
   const candidates = candidateDataCenters(world.catalog, body.dataCenterIds);
   const dataCenterId = candidates.find((id) => world.capacity.hasCpuRoom(id, body.compute.vcpuCount));

@@ -9,56 +9,16 @@
  * sandbox's `final` state. A periodic sweep writes derived expiries down too, but reads never
  * depend on it: every read evaluates the deadlines against the emulator clock.
  */
-import type { SandboxState, TerminationReason } from "../../contract";
+import { SANDBOX_ENDED_STATES, type SandboxState, type TerminationReason } from "../../contract";
 import { conflict, unprocessable } from "../http";
 import { randomId } from "../ids";
+import type { LogSubject } from "../logs/stream";
 import { lastVisibleUs } from "../logs/timeline";
 import { TableModule } from "../records";
 import { sandboxRunLog } from "./logs";
-
-export interface Final {
-  state: "TERMINATED" | "FAILED";
-  reason: TerminationReason;
-  at: number;
-  endUs: number;
-}
-
-export interface SandboxRecord {
-  id: string;
-  accountId: string;
-  name: string;
-  templateId: string | null;
-  image: string;
-  env: Record<string, string>;
-  dataCenterId: string;
-  compute: { vcpuCount: number; memoryInGb: number; containerDiskInGb: number; costPerHr: number };
-  ports: string[];
-  egressPolicy: { mode: string; allow: string[] };
-  idleTimeoutSeconds: number;
-  maxLifetimeSeconds: number;
-  labels: Record<string, string>;
-  createdAt: number;
-  creatingMs: number;
-  logIntervalMs: number;
-  /** The container will fail to start (control plane). */
-  failStart: boolean;
-  /** Last recorded activity (container start, log stream open/close). */
-  lastActivityAt: number;
-  updatedAt: number;
-  final?: Final;
-}
-
-export interface Derived {
-  state: SandboxState;
-  startedAt: number | null;
-  lastActivityAt: number;
-  idleExpiresAt: number;
-  expiresAt: number;
-  final?: Final;
-}
+import type { Derived, Final, SandboxRecord } from "./record";
 
 export class Sandboxes extends TableModule<SandboxRecord> {
-  readonly name = "sandboxes";
   /** Open log streams per sandbox (not persisted: a restart closes every connection). */
   private readonly streams = new Map<string, number>();
 
@@ -155,7 +115,7 @@ export class Sandboxes extends TableModule<SandboxRecord> {
   /** Only a CREATING or RUNNING sandbox can be extended (422); `check` rules on the new lifetime. */
   extend(sb: SandboxRecord, maxLifetimeSeconds: number, now: number, check: (current: number) => void): void {
     const d = this.settle(sb, now);
-    if (d.state !== "CREATING" && d.state !== "RUNNING") {
+    if (SANDBOX_ENDED_STATES.has(d.state)) {
       throw unprocessable(`Sandbox ${sb.id} is ${d.state}; only a CREATING or RUNNING sandbox can be extended`);
     }
     check(sb.maxLifetimeSeconds);
@@ -166,8 +126,8 @@ export class Sandboxes extends TableModule<SandboxRecord> {
   /** DELETE: idempotent on TERMINATED; a FAILED sandbox becomes TERMINATED and keeps its reason. */
   remove(sb: SandboxRecord, now: number): void {
     const d = this.settle(sb, now);
-    if (sb.final) {
-      if (sb.final.state === "FAILED") {
+    if (SANDBOX_ENDED_STATES.has(d.state)) {
+      if (sb.final?.state === "FAILED") {
         sb.final.state = "TERMINATED";
         sb.updatedAt = now;
       }
@@ -201,13 +161,35 @@ export class Sandboxes extends TableModule<SandboxRecord> {
 
   // ---- log streams -----------------------------------------------------------------------------
 
+  /**
+   * What the sandbox's log stream follows; it streams while RUNNING (409 codes otherwise).
+   * `clock` reads the time of an open/close; `persist` saves the activity a closing stream records.
+   */
+  logSubject(sb: SandboxRecord, clock: () => number, persist: () => void): LogSubject {
+    return {
+      runs: (now) => [sandboxRunLog(sb, this.derive(sb, now))],
+      unavailable: (now) => {
+        const state = this.derive(sb, now).state;
+        if (state === "RUNNING") return null;
+        if (state === "CREATING") return { code: "sandbox_starting", detail: `Sandbox ${sb.id} is starting; its container does not exist yet. Retry shortly.` };
+        if (state === "FAILED") return { code: "container_exited", detail: `Sandbox ${sb.id} has FAILED; its container is not running` };
+        return { code: "sandbox_terminated", detail: `Sandbox ${sb.id} is terminated` };
+      },
+      opened: () => this.streamOpened(sb, clock()),
+      closed: () => {
+        this.streamClosed(sb, clock());
+        persist();
+      },
+    };
+  }
+
   /** An open stream is activity (v2: Events): it holds lastActivityAt at "now" while open. */
-  streamOpened(sb: SandboxRecord, now: number): void {
+  private streamOpened(sb: SandboxRecord, now: number): void {
     sb.lastActivityAt = Math.max(sb.lastActivityAt, now);
     this.streams.set(sb.id, (this.streams.get(sb.id) ?? 0) + 1);
   }
 
-  streamClosed(sb: SandboxRecord, now: number): void {
+  private streamClosed(sb: SandboxRecord, now: number): void {
     if (this.derive(sb, now).state === "RUNNING") sb.lastActivityAt = Math.max(sb.lastActivityAt, now);
     const left = (this.streams.get(sb.id) ?? 1) - 1;
     if (left > 0) this.streams.set(sb.id, left);

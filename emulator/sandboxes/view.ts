@@ -2,7 +2,8 @@
 import type { z } from "zod";
 import type { Sandbox } from "../../contract";
 import { iso, isoOrNull } from "../time";
-import type { SandboxRecord, Sandboxes } from "./store";
+import type { SandboxRecord } from "./record";
+import type { Sandboxes } from "./store";
 
 export type SandboxView = z.input<typeof Sandbox>;
 

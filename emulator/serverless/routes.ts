@@ -4,10 +4,18 @@ import { json, noContent } from "../http";
 import { randomId } from "../ids";
 import { usableTemplate } from "../placement/rules";
 import { familyRoutes } from "../router";
-import { endpointCrossFieldViolations, gpuSelection } from "./rules";
+import type { Templates } from "../templates/store";
+import { endpointCrossFieldViolations, gpuSelection, type EndpointRulesWorld } from "./rules";
+import type { Serverless } from "./store";
 import { endpointView } from "./view";
 
-export const serverlessRoutes = familyRoutes("serverless", (route, world) => [
+/** What the endpoint routes use of the world. */
+export interface EndpointRoutesWorld extends EndpointRulesWorld {
+  readonly templates: Templates;
+  readonly serverless: Serverless;
+}
+
+export const serverlessRoutes = familyRoutes("serverless", (route, world: EndpointRoutesWorld) => [
   route({
     method: "GET",
     path: "/v2/serverless",

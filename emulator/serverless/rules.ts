@@ -4,8 +4,15 @@
  * pools and leave at least one, data centers and network volumes exist.
  */
 import type { CreateEndpointRequest } from "../../contract";
+import type { Catalog } from "../catalog/store";
 import { badRequest } from "../http";
-import type { World } from "../module";
+import type { Volumes } from "../volumes/store";
+
+/** What the endpoint rules read of the world. */
+export interface EndpointRulesWorld {
+  readonly catalog: Catalog;
+  readonly volumes: Volumes;
+}
 
 export function endpointCrossFieldViolations(body: CreateEndpointRequest): string[] {
   const out: string[] = [];
@@ -22,7 +29,7 @@ export function endpointCrossFieldViolations(body: CreateEndpointRequest): strin
 }
 
 /** The GPU selection as stored: the pools, and the excluded types (trimmed). */
-export function gpuSelection(world: World, accountId: string, body: CreateEndpointRequest): { pools: string[]; excluded: string[] } {
+export function gpuSelection(world: EndpointRulesWorld, accountId: string, body: CreateEndpointRequest): { pools: string[]; excluded: string[] } {
   const catalog = world.catalog;
   const knownPools = catalog.gpuPools();
   const pools = body.gpu?.pools ?? [];

@@ -13,8 +13,6 @@ export interface EndpointRecord {
 }
 
 export class Serverless extends TableModule<EndpointRecord> {
-  readonly name = "serverless";
-
   constructor() {
     super("serverless endpoint");
   }

@@ -3,6 +3,7 @@ import { CreateTemplateRequest, UpdateTemplateRequest, storedArgs, type CommandF
 import { json, noContent } from "../http";
 import { readQuery } from "../query";
 import { familyRoute, familyRoutes } from "../router";
+import type { Templates } from "./store";
 import { templateView } from "./view";
 
 const commandConflict = (body: CommandFields): string[] => {
@@ -12,7 +13,7 @@ const commandConflict = (body: CommandFields): string[] => {
 
 const catalogRoute = familyRoute("catalog");
 
-export const templateRoutes = familyRoutes("templates", (route, { templates }) => [
+export const templateRoutes = familyRoutes("templates", (route, { templates }: { readonly templates: Templates }) => [
   catalogRoute({
     method: "GET",
     path: "/v2/catalog/templates",

@@ -14,8 +14,6 @@ import { TableModule } from "../records";
 export type TemplateRecord = TemplateFixture;
 
 export class Templates extends TableModule<TemplateRecord> {
-  readonly name = "templates";
-
   constructor() {
     super("template");
   }

@@ -2,10 +2,11 @@
 import { CreateNetworkVolumeRequest, UpdateNetworkVolumeRequest } from "../../contract";
 import { json, noContent } from "../http";
 import { familyRoutes } from "../router";
-import { checkDeletable, checkResize, volumePlacement } from "./rules";
+import { checkDeletable, checkResize, volumePlacement, type VolumeRulesWorld } from "./rules";
+import type { Volumes } from "./store";
 import { globalVolumeView, networkVolumeView } from "./view";
 
-export const volumeRoutes = familyRoutes("network-volumes", (route, world) => [
+export const volumeRoutes = familyRoutes("network-volumes", (route, world: VolumeRulesWorld & { readonly volumes: Volumes }) => [
   route({
     method: "GET",
     path: "/v2/network-volumes",

@@ -1,11 +1,17 @@
 /** The volume rules that need the world's data: what a data center offers, and who mounts a volume. */
 import type { CreateNetworkVolumeRequest } from "../../contract";
+import type { Catalog } from "../catalog/store";
 import { badRequest, conflict } from "../http";
-import type { World } from "../module";
 import type { NetworkVolumeRecord, VolumeTier } from "./store";
 
+/** What the volume rules read of the world: the catalog's data centers, and which pod mounts a volume. */
+export interface VolumeRulesWorld {
+  readonly catalog: Catalog;
+  readonly pods: { podUsingVolume(volumeId: string, now: number): string | undefined };
+}
+
 /** The data center and tier a new volume gets: the data center must offer network volumes, of that tier. */
-export function volumePlacement(world: World, body: CreateNetworkVolumeRequest): { dataCenter: string; type: VolumeTier } {
+export function volumePlacement(world: VolumeRulesWorld, body: CreateNetworkVolumeRequest): { dataCenter: string; type: VolumeTier } {
   const dc = world.catalog.dataCenters.get(body.dataCenter);
   if (!dc) throw badRequest(`Unknown data center "${body.dataCenter}"`);
   if (dc.networkVolumeTypes.length === 0) throw badRequest(`Data center ${dc.id} does not offer network volumes`);
@@ -17,7 +23,7 @@ export function volumePlacement(world: World, body: CreateNetworkVolumeRequest):
 }
 
 /** A volume a live pod mounts cannot be deleted (409). */
-export function checkDeletable(world: World, volume: NetworkVolumeRecord, now: number): void {
+export function checkDeletable(world: VolumeRulesWorld, volume: NetworkVolumeRecord, now: number): void {
   const user = world.pods.podUsingVolume(volume.id, now);
   if (user) throw conflict(`Network volume ${volume.id} is mounted by pod ${user}; terminate the pod first`);
 }

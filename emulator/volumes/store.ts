@@ -31,7 +31,6 @@ interface VolumesSlice {
 }
 
 export class Volumes implements ResourceModule {
-  readonly name = "volumes";
   private readonly network = new RecordTable<NetworkVolumeRecord>("network volume");
   private readonly global = new RecordTable<GlobalVolumeRecord>("global volume");
 

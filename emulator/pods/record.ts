@@ -1,0 +1,65 @@
+/**
+ * A pod as stored: its record and one `PodRun` per start of its container. Plain data, read by
+ * the lifecycle (lifecycle.ts), the log timeline (logs.ts), the store, the rules and the view.
+ */
+import type { Cloud, ClusterRole, Mounts } from "../../contract";
+
+export type RunEnd = "stop" | "exit" | "error" | "restart" | "terminate";
+
+export interface PodRun {
+  requestedAt: number;
+  provisioningMs: number;
+  startingMs: number;
+  logIntervalMs: number;
+  image: string;
+  command: string[];
+  /** The container will fail as it starts (control plane), ending in ERROR. */
+  failStart: boolean;
+  endedAt?: number;
+  /** Microsecond instant of the end, after every line already visible (see endRun). */
+  endUs?: number;
+  end?: RunEnd;
+  /** Why it ended, for the closing log line. */
+  note?: string;
+}
+
+export interface PodRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  image: string;
+  args: string;
+  disk: number;
+  /** As returned: template env, body env and the injected variables. */
+  env: Record<string, string>;
+  /** PUBLIC_KEY / JUPYTER_PASSWORD injected at create; re-applied when a PATCH replaces env. */
+  injected: Record<string, string>;
+  ports: string[];
+  registry: string | null;
+  mounts: Mounts;
+  gpu?: { id: string; count: number; vcpuCount: number; memory: number };
+  cpu?: { id: string; vcpuCount: number; memory: number };
+  cloud: Cloud;
+  dataCenterId: string;
+  /** The machine the pod is pinned to (a start after a stop comes back to it). */
+  hostId: string;
+  cudaVersion: string | null;
+  /** startSsh was set and a PUBLIC_KEY ended up in env. */
+  sshEnabled: boolean;
+  /** Requested global networking; takes effect at the next start. */
+  globalNetworking: boolean;
+  /** Global-network address of the current run, or null. */
+  globalIp: string | null;
+  locked: boolean;
+  costPerHour: number;
+  /** Whether the pod currently holds its GPUs / vCPUs on the host. */
+  reserved: boolean;
+  createdAt: number;
+  cluster?: { id: string; rank: number | null; role?: ClusterRole; ip?: string };
+  runs: PodRun[];
+  terminatedAt?: number;
+  /** After this instant a terminated pod is gone (404). */
+  goneAt?: number;
+  /** The next start fails (control plane `fail-start` on a pod that is not starting). */
+  failNextStart: boolean;
+}
