@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import type { ComputeClient } from "../sdk";
 import { CliConfigError, registerSecret, UsageError } from "./errors";
 import { Printer, type OutputFormat } from "./output";
-import { cliVersion } from "./version";
+import { packageVersion } from "../sdk/version";
 
 export interface GlobalOptions {
   baseUrl?: string;
@@ -64,7 +64,7 @@ export class Context {
       baseUrl,
       apiKey,
       teamId: this.globals.teamId?.trim() || undefined,
-      userAgent: `compute-cli/${cliVersion()}`,
+      userAgent: `compute-cli/${packageVersion()}`,
       // The SDK reads COMPUTE_* itself when an option is missing; the CLI has already done so.
       env: {},
     });

@@ -11,12 +11,12 @@ import { psCommand } from "./commands/ps";
 import { sandboxCommand } from "./commands/sandbox";
 import { serverlessCommand } from "./commands/serverless";
 import { examples } from "./commands/shared";
-import { cliVersion } from "./version";
+import { packageVersion } from "../sdk/version";
 
 export function buildProgram(): Command {
   const program = new Command("compute")
     .description("Command-line tool of the Compute Service REST API v2: what runs on the account and what it costs, the Hub, serverless endpoints from the Hub, sandboxes and the catalog")
-    .version(cliVersion(), "-V, --version", "print the version")
+    .version(packageVersion(), "-V, --version", "print the version")
     .addOption(new Option("--base-url <url>", "service base URL, without /v2").env("COMPUTE_BASE_URL"))
     .addOption(new Option("--api-key <key>", "API key (prefer the variable: flags show up in process lists)").env("COMPUTE_API_KEY"))
     .addOption(new Option("--team-id <id>", "team to act for (console sessions only)").env("COMPUTE_TEAM_ID"))

@@ -5,6 +5,7 @@
  */
 import { bulleted, ConfigurationError } from "./errors";
 import type { RetrySettings } from "./retry";
+import { packageVersion } from "./version";
 
 export interface ClientOptions {
   /** Service base URL without the `/v2` prefix. Default: `COMPUTE_BASE_URL`. */
@@ -70,14 +71,4 @@ export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
     maxBackoffMs: options.maxBackoffMs ?? 8_000,
     userAgent: options.userAgent ?? `pulumi-compute-sdk/${packageVersion()}`,
   };
-}
-
-/** The package version, read at run time (dist/<folder>/ → ../../package.json). */
-export function packageVersion(): string {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require("../../package.json") as { version: string }).version;
-  } catch {
-    return "dev";
-  }
 }
