@@ -4,10 +4,11 @@
  * and an SDK client made on first use, so a usage error never needs a key.
  */
 import type { Command } from "commander";
-import type { ComputeClient } from "../sdk";
+import type { ComputeClient } from "../sdk/client";
+import { ENV, resolveSettings, type SettingProblem } from "../sdk/config";
+import { packageVersion } from "../sdk/version";
 import { CliConfigError, registerSecret, UsageError } from "./errors";
 import { Printer, type OutputFormat } from "./output";
-import { cliVersion } from "./version";
 
 export interface GlobalOptions {
   baseUrl?: string;
@@ -15,6 +16,12 @@ export interface GlobalOptions {
   teamId?: string;
   output?: OutputFormat;
   json?: boolean;
+}
+
+/** A settings problem as the CLI words it: the flag to pass and the variable to set. */
+function cliWording(problem: SettingProblem): string {
+  if (problem.problem === "not-http") return `--base-url / ${ENV.baseUrl} must be an http:// or https:// URL, got "${problem.value}"`;
+  return problem.setting === "baseUrl" ? `no service URL: pass --base-url <url> or set ${ENV.baseUrl}` : `no API key: pass --api-key <key> or set ${ENV.apiKey}`;
 }
 
 export class Context {
@@ -49,25 +56,13 @@ export class Context {
   /** The SDK client; fails with the flag and variable to set when a setting is missing. */
   sdk(): ComputeClient {
     if (this.client) return this.client;
-    const baseUrl = this.globals.baseUrl?.trim();
-    const apiKey = this.globals.apiKey?.trim();
-    const problems: string[] = [];
-    if (!baseUrl) problems.push("no service URL: pass --base-url <url> or set COMPUTE_BASE_URL");
-    else if (!/^https?:\/\/[^/]/.test(baseUrl)) problems.push(`--base-url / COMPUTE_BASE_URL must be an http:// or https:// URL, got "${baseUrl}"`);
-    if (!apiKey) problems.push("no API key: pass --api-key <key> or set COMPUTE_API_KEY");
-    if (problems.length > 0) throw new CliConfigError(problems);
+    // The variables reach the flags through commander's `.env()` (which lists them in --help).
+    const resolved = resolveSettings([this.globals]);
+    if (!resolved.ok) throw new CliConfigError(resolved.problems.map(cliWording));
     // Required here, not imported above: the client and its HTTP stack (undici) cost ~70 ms of
     // start-up that `--help` and usage errors do not need.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { ComputeClient: Client } = require("../sdk/client") as typeof import("../sdk/client");
-    this.client = new Client({
-      baseUrl,
-      apiKey,
-      teamId: this.globals.teamId?.trim() || undefined,
-      userAgent: `compute-cli/${cliVersion()}`,
-      // The SDK reads COMPUTE_* itself when an option is missing; the CLI has already done so.
-      env: {},
-    });
+    this.client = new Client({ ...resolved.settings, userAgent: `compute-cli/${packageVersion()}`, env: {} });
     return this.client;
   }
 

@@ -8,6 +8,7 @@
  * An item the SDK could not read at all (set aside by its tolerant list) still gets a row: it
  * may be billing, and a listing of what costs money must not hide it.
  */
+import { POD_ENDED_STATUSES, SANDBOX_ENDED_STATES } from "../contract";
 import { ownerOf } from "../sdk/ownership";
 
 export interface PodLike {
@@ -88,9 +89,12 @@ export interface InventoryTotal {
   unknownCost: number;
 }
 
-/** States after which a resource bills no more (everything else may still bill). */
-const ENDED_POD = new Set(["TERMINATED"]);
-const ENDED_SANDBOX = new Set(["TERMINATED", "FAILED"]);
+/**
+ * States after which a resource bills no more (everything else may still bill), as the
+ * contract groups them; widened to strings, since a row reads a status it may not know.
+ */
+const ENDED_POD: ReadonlySet<string> = POD_ENDED_STATUSES;
+const ENDED_SANDBOX: ReadonlySet<string> = SANDBOX_ENDED_STATES;
 
 const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
 const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);

@@ -3,6 +3,8 @@
  * exit code (see errors.ts). Every command talks to the service through the SDK only.
  */
 import { Command, Option } from "commander";
+import { ENV } from "../sdk/config";
+import { packageVersion } from "../sdk/version";
 import { describeFailure, EXIT_OK, redact, registerSecret } from "./errors";
 import { OUTPUT_FORMATS } from "./output";
 import { catalogCommand } from "./commands/catalog";
@@ -11,15 +13,14 @@ import { psCommand } from "./commands/ps";
 import { sandboxCommand } from "./commands/sandbox";
 import { serverlessCommand } from "./commands/serverless";
 import { examples } from "./commands/shared";
-import { cliVersion } from "./version";
 
 export function buildProgram(): Command {
   const program = new Command("compute")
     .description("Command-line tool of the Compute Service REST API v2: what runs on the account and what it costs, the Hub, serverless endpoints from the Hub, sandboxes and the catalog")
-    .version(cliVersion(), "-V, --version", "print the version")
-    .addOption(new Option("--base-url <url>", "service base URL, without /v2").env("COMPUTE_BASE_URL"))
-    .addOption(new Option("--api-key <key>", "API key (prefer the variable: flags show up in process lists)").env("COMPUTE_API_KEY"))
-    .addOption(new Option("--team-id <id>", "team to act for (console sessions only)").env("COMPUTE_TEAM_ID"))
+    .version(packageVersion(), "-V, --version", "print the version")
+    .addOption(new Option("--base-url <url>", "service base URL, without /v2").env(ENV.baseUrl))
+    .addOption(new Option("--api-key <key>", "API key (prefer the variable: flags show up in process lists)").env(ENV.apiKey))
+    .addOption(new Option("--team-id <id>", "team to act for (console sessions only)").env(ENV.teamId))
     .addOption(new Option("-o, --output <format>", "output format (default: table)").choices([...OUTPUT_FORMATS]).env("COMPUTE_OUTPUT"))
     .addOption(new Option("--json", "same as --output json"))
     // Settings below are inherited by every subcommand added after them.
@@ -62,7 +63,7 @@ function inherit(command: Command, from: Command): void {
 /** Runs the CLI on `argv` (node, script, ...args) and returns the exit code. */
 export async function run(argv: string[]): Promise<number> {
   // Known before parsing, so that no message printed while parsing can carry the key either.
-  registerSecret(process.env.COMPUTE_API_KEY);
+  registerSecret(process.env[ENV.apiKey]);
   for (const [i, arg] of argv.entries()) {
     if (arg === "--api-key") registerSecret(argv[i + 1]);
     else if (arg.startsWith("--api-key=")) registerSecret(arg.slice("--api-key=".length));

@@ -4,16 +4,13 @@
  * (`compute:baseUrl`, `compute:apiKey`, `compute:teamId`, then COMPUTE_*).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ComputeClient, type CpuType, type DataCenter, type GpuType, type HubRepo, type Sandbox, type SandboxState, type Template } from "../sdk";
+import type { ComputeClient, CpuType, DataCenter, GpuType, HubRepo, Sandbox, SandboxState, Template } from "../sdk";
+import { clientFor, stackSettings } from "./runtime/settings";
 
 function programClient(): ComputeClient {
   // runtime.getConfig reads the decrypted stack configuration without turning every result
   // derived from the key into a secret output.
-  return ComputeClient.shared({
-    baseUrl: pulumi.runtime.getConfig("compute:baseUrl"),
-    apiKey: pulumi.runtime.getConfig("compute:apiKey"),
-    teamId: pulumi.runtime.getConfig("compute:teamId"),
-  });
+  return clientFor(stackSettings({ get: (key) => pulumi.runtime.getConfig(key) }));
 }
 
 /** GPU types with pod availability and per-GPU CUDA versions. */

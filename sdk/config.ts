@@ -1,10 +1,60 @@
 /**
- * Client configuration: explicit options first, then the COMPUTE_* environment variables.
- * A missing key or base URL fails here, before any request, with a message naming both ways
- * to set it. The key itself never appears in a message.
+ * Connection settings (where the service is, which API key, which team), resolved by one rule
+ * for every face: the SDK's options, the CLI's flags, a stack's configuration for the provider,
+ * the native plugin's Configure. A face lists its own sources, most specific first;
+ * `resolveSettings` takes each setting from the first source with a non-blank value, then from
+ * the COMPUTE_* environment variables, and requires the base URL (an http(s) URL) and the key.
+ * Its problems are data: each face words them for its users (an option, a flag, a `pulumi
+ * config set`), and none carries the key. What a key is worth (does the service accept it) is
+ * a question for the same place, once the settings are complete.
  */
 import { bulleted, ConfigurationError } from "./errors";
 import type { RetrySettings } from "./retry";
+import { packageVersion } from "./version";
+
+/** Every setting and the environment variable it falls back to. */
+export const ENV = {
+  baseUrl: "COMPUTE_BASE_URL",
+  apiKey: "COMPUTE_API_KEY",
+  teamId: "COMPUTE_TEAM_ID",
+} as const;
+export type SettingName = keyof typeof ENV;
+export const SETTING_NAMES = Object.keys(ENV) as readonly SettingName[];
+
+/** Settings as one source gives them (options, flags, a stack's configuration): any may be missing or blank. */
+export type SettingsSource = { readonly [K in SettingName]?: string };
+
+/** Settings a client can be made from. */
+export interface ConnectionSettings {
+  /** Without a trailing `/` or `/v2`. */
+  baseUrl: string;
+  apiKey: string;
+  teamId?: string;
+}
+
+export type SettingProblem =
+  | { setting: "baseUrl" | "apiKey"; problem: "missing" }
+  | { setting: "baseUrl"; problem: "not-http"; value: string };
+
+export type SettingsResolution = { ok: true; settings: ConnectionSettings } | { ok: false; problems: SettingProblem[] };
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+/** The settings from `sources`, then `env`; the problems in setting order (base URL first). */
+export function resolveSettings(sources: readonly SettingsSource[], env: NodeJS.ProcessEnv = process.env): SettingsResolution {
+  const pick = (name: SettingName) => [...sources.map((source) => source[name]), env[ENV[name]]].map(nonEmpty).find((value) => value !== undefined);
+  const baseUrl = pick("baseUrl");
+  const apiKey = pick("apiKey");
+  const problems: SettingProblem[] = [];
+  if (!baseUrl) problems.push({ setting: "baseUrl", problem: "missing" });
+  else if (!/^https?:\/\/[^/]/.test(baseUrl)) problems.push({ setting: "baseUrl", problem: "not-http", value: baseUrl });
+  if (!apiKey) problems.push({ setting: "apiKey", problem: "missing" });
+  if (problems.length > 0 || !baseUrl || !apiKey) return { ok: false, problems };
+  return { ok: true, settings: { baseUrl: baseUrl.replace(/\/+$/, "").replace(/\/v2$/, ""), apiKey, teamId: pick("teamId") } };
+}
 
 export interface ClientOptions {
   /** Service base URL without the `/v2` prefix. Default: `COMPUTE_BASE_URL`. */
@@ -30,38 +80,23 @@ export interface ClientOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export interface ResolvedConfig extends RetrySettings {
-  baseUrl: string;
-  apiKey: string;
-  teamId?: string;
+export interface ResolvedConfig extends ConnectionSettings, RetrySettings {
   timeoutMs: number;
   userAgent: string;
 }
 
-export const ENV = {
-  baseUrl: "COMPUTE_BASE_URL",
-  apiKey: "COMPUTE_API_KEY",
-  teamId: "COMPUTE_TEAM_ID",
-} as const;
-
-function nonEmpty(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
+/** What the SDK words a problem as: the option to pass or the variable to set. */
+function sdkWording(problem: SettingProblem): string {
+  if (problem.problem === "not-http") return "baseUrl: must be an http:// or https:// URL";
+  return `${problem.setting}: is required (pass ${problem.setting} or set ${ENV[problem.setting]})`;
 }
 
+/** The client's settings: `options` first, then `options.env` (default `process.env`), then the defaults. */
 export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
-  const env = options.env ?? process.env;
-  const baseUrl = nonEmpty(options.baseUrl) ?? nonEmpty(env[ENV.baseUrl]);
-  const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(env[ENV.apiKey]);
-  const problems: string[] = [];
-  if (!baseUrl) problems.push(`baseUrl: is required (pass baseUrl or set ${ENV.baseUrl})`);
-  else if (!/^https?:\/\/[^/]/.test(baseUrl)) problems.push("baseUrl: must be an http:// or https:// URL");
-  if (!apiKey) problems.push(`apiKey: is required (pass apiKey or set ${ENV.apiKey})`);
-  if (problems.length > 0) throw new ConfigurationError(`Compute client configuration is incomplete:\n${bulleted(problems)}`);
+  const resolved = resolveSettings([options], options.env ?? process.env);
+  if (!resolved.ok) throw new ConfigurationError(`Compute client configuration is incomplete:\n${bulleted(resolved.problems.map(sdkWording))}`);
   return {
-    baseUrl: baseUrl!.replace(/\/+$/, "").replace(/\/v2$/, ""),
-    apiKey: apiKey!,
-    teamId: nonEmpty(options.teamId) ?? nonEmpty(env[ENV.teamId]),
+    ...resolved.settings,
     timeoutMs: options.timeoutMs ?? 30_000,
     maxRetries: options.maxRetries ?? 4,
     maxRateLimitRetries: options.maxRateLimitRetries ?? 10,
@@ -70,14 +105,4 @@ export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
     maxBackoffMs: options.maxBackoffMs ?? 8_000,
     userAgent: options.userAgent ?? `pulumi-compute-sdk/${packageVersion()}`,
   };
-}
-
-/** The package version, read at run time (dist/<folder>/ → ../../package.json). */
-export function packageVersion(): string {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require("../../package.json") as { version: string }).version;
-  } catch {
-    return "dev";
-  }
 }

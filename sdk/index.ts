@@ -1,7 +1,6 @@
 /** The typed SDK of the Compute Service REST API v2. */
 export { ComputeClient } from "./client";
-export type { ClientOptions } from "./config";
-export { ENV, resolveConfig } from "./config";
+export { ENV, SETTING_NAMES, resolveSettings, type ClientOptions, type ConnectionSettings, type SettingName, type SettingProblem, type SettingsResolution, type SettingsSource } from "./config";
 export * from "./errors";
 export { streamLogs, isAfter, type LogStreamOptions } from "./logs";
 export {

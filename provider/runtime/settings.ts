@@ -1,46 +1,41 @@
 /**
  * Connection settings of the provider process: stack configuration (`compute:baseUrl`,
  * `compute:apiKey`, `compute:teamId`, received by `configure` with secrets decrypted), then the
- * COMPUTE_* environment. Read at run time in the provider process, so the key is never a
- * resource input, never serialized with the provider and never in state; a key rotated between
- * `up` and `destroy` is simply the one in force when the provider starts.
+ * COMPUTE_* environment, by the SDK's one rule (`resolveSettings`). Read at run time in the
+ * provider process, so the key is never a resource input, never serialized with the provider
+ * and never in state; a key rotated between `up` and `destroy` is simply the one in force when
+ * the provider starts.
  */
-import { ComputeClient, ConfigurationError } from "../../sdk";
-
-interface Settings {
-  baseUrl?: string;
-  apiKey?: string;
-  teamId?: string;
-}
+import { ComputeClient, ConfigurationError, ENV, SETTING_NAMES, bulleted, resolveSettings, type SettingProblem, type SettingsSource } from "../../sdk";
 
 const SETTINGS = Symbol.for("pulumi-compute.provider.settings");
 
 type ConfigReader = { get(key: string): string | undefined };
 
+/** The settings a stack's configuration gives, under their keys `compute:<setting>`. */
+export function stackSettings(config: ConfigReader): SettingsSource {
+  return Object.fromEntries(SETTING_NAMES.map((name) => [name, config.get(`compute:${name}`)]));
+}
+
 export function configure(config: ConfigReader): void {
-  (globalThis as Record<symbol, unknown>)[SETTINGS] = {
-    baseUrl: config.get("compute:baseUrl"),
-    apiKey: config.get("compute:apiKey"),
-    teamId: config.get("compute:teamId"),
-  } satisfies Settings;
+  (globalThis as Record<symbol, unknown>)[SETTINGS] = stackSettings(config);
+}
+
+/** A settings problem as a stack's user fixes it: the `pulumi config set` to run, or the variable to set. */
+function stackWording(problem: SettingProblem): string {
+  if (problem.problem === "not-http") return "compute:baseUrl: must be an http:// or https:// URL";
+  const command = problem.setting === "baseUrl" ? "pulumi config set compute:baseUrl <url>" : "pulumi config set --secret compute:apiKey <key>";
+  return `compute:${problem.setting}: is required (\`${command}\`, or set ${ENV[problem.setting]})`;
+}
+
+/** The shared client for these stack settings (then the environment): the program's functions use it too. */
+export function clientFor(stack: SettingsSource): ComputeClient {
+  const resolved = resolveSettings([stack]);
+  if (!resolved.ok) throw new ConfigurationError(`Compute provider configuration is incomplete:\n${bulleted(resolved.problems.map(stackWording))}`);
+  return ComputeClient.shared({ ...resolved.settings, userAgent: "pulumi-compute-provider", env: {} });
 }
 
 /** The process-wide client for the configured service (shared connection pool and polls). */
 export function client(): ComputeClient {
-  const settings = ((globalThis as Record<symbol, unknown>)[SETTINGS] ?? {}) as Settings;
-  try {
-    return ComputeClient.shared({
-      baseUrl: settings.baseUrl,
-      apiKey: settings.apiKey,
-      teamId: settings.teamId,
-      userAgent: "pulumi-compute-provider",
-    });
-  } catch (error) {
-    if (error instanceof ConfigurationError) {
-      throw new ConfigurationError(
-        `${error.message}\nSet them with \`pulumi config set compute:baseUrl <url>\` and \`pulumi config set --secret compute:apiKey <key>\`, or the COMPUTE_BASE_URL / COMPUTE_API_KEY environment variables.`,
-      );
-    }
-    throw error;
-  }
+  return clientFor(((globalThis as Record<symbol, unknown>)[SETTINGS] ?? {}) as SettingsSource);
 }

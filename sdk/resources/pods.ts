@@ -1,7 +1,7 @@
 /** Pods: create (duplicate-safe), read, list, update, actions, delete, logs. */
 import { createOnce, type HttpCore } from "../http";
 import { streamLogs, type LogStreamOptions } from "../logs";
-import { ListPodsResponse, Pod, createWithStoredArgs, type CreatePodRequest, type PodActionName, type SetAside, type UpdatePodRequest } from "../../contract";
+import { ListPodsResponse, POD_ACTIVE_STATUSES, Pod, createWithStoredArgs, type CreatePodRequest, type PodActionName, type SetAside, type UpdatePodRequest } from "../../contract";
 import { assertValid, createPodViolations, updatePodViolations } from "../validate";
 
 export class Pods {
@@ -95,11 +95,10 @@ export class Pods {
   /**
    * The pod's log stream. The public API ends a pod's stream with a plain 200 (it lists no 409
    * for pod logs), so in follow mode whether more lines can come is the pod's status, read when
-   * the stream ends: a stopped or gone pod ends the iterator.
+   * the stream ends: a pod that is no longer active (stopped, failed or gone) ends the iterator.
    */
   logs(id: string, options: LogStreamOptions = {}) {
-    const stopped: readonly Pod["status"][] = ["EXITED", "TERMINATED", "ERROR"];
-    const isFinished = async () => stopped.includes((await this.get(id, { signal: options.signal })).status);
+    const isFinished = async () => !POD_ACTIVE_STATUSES.has((await this.get(id, { signal: options.signal })).status);
     return streamLogs(this.http, `/v2/pods/${encodeURIComponent(id)}/logs`, { isFinished, ...options });
   }
 }

@@ -1,7 +1,7 @@
 /** Sandboxes: create (duplicate-safe), get, list, idle timeout, extend, delete, logs. */
 import { createOnce, type HttpCore } from "../http";
 import { streamLogs, type LogStreamOptions } from "../logs";
-import { ListSandboxesResponse, Sandbox, type CreateSandboxRequest, type SandboxState, type SetAside } from "../../contract";
+import { ListSandboxesResponse, SANDBOX_ENDED_STATES, Sandbox, type CreateSandboxRequest, type SandboxState, type SetAside } from "../../contract";
 import { assertValid, createSandboxRequestViolations } from "../validate";
 
 export interface ListSandboxesOptions {
@@ -75,8 +75,7 @@ export class Sandboxes {
 
   /** The sandbox's log stream; in follow mode it ends once the sandbox is TERMINATED, FAILED or gone. */
   logs(id: string, options: LogStreamOptions = {}) {
-    const over: readonly SandboxState[] = ["TERMINATED", "FAILED"];
-    const isFinished = async () => over.includes((await this.get(id, { signal: options.signal })).state);
+    const isFinished = async () => SANDBOX_ENDED_STATES.has((await this.get(id, { signal: options.signal })).state);
     return streamLogs(this.http, `/v2/sandboxes/${encodeURIComponent(id)}/logs`, { isFinished, ...options });
   }
 }
