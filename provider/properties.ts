@@ -53,24 +53,3 @@ type OptionalKeys<P> = { [K in keyof P]: P[K] extends { optional: true } ? K : n
 type ObjectOf<P> = Flatten<
   { -readonly [K in Exclude<keyof P, OptionalKeys<P>>]: ValueOf<P[K]> } & { -readonly [K in OptionalKeys<P>]?: ValueOf<P[K]> }
 >;
-
-/**
- * `true` when `A` and `B` are the same shape: the same keys at every depth, each optional in
- * both or in neither, and mutually assignable leaves (so enum values and nullability count).
- * Else the first disagreement found, to read in the compiler's message.
- */
-export type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? Deep<A, B> : { differs: [A, B] }) : { differs: [A, B] };
-
-type Deep<A, B> = [A] extends [never]
-  ? true
-  : [A] extends [readonly unknown[]]
-    ? SameShape<A[number], B extends readonly unknown[] ? B[number] : never>
-    : [A] extends [object]
-      ? [keyof A] extends [keyof B]
-        ? [keyof B] extends [keyof A]
-          ? AllTrue<{ [K in keyof A]-?: SameShape<NonNullable<A[K]>, NonNullable<B[K & keyof B]>> }>
-          : { extraKeys: Exclude<keyof B, keyof A> }
-        : { missingKeys: Exclude<keyof A, keyof B> }
-      : true;
-
-type AllTrue<R> = Exclude<R[keyof R], true> extends never ? true : Exclude<R[keyof R], true>;

@@ -1,17 +1,19 @@
 /**
- * The data-source functions of provider/functions.ts as the native plugin offers them: each
- * one's arguments and result, in the vocabulary of provider/properties.ts, for the package
- * schema (schema.ts) and for `Invoke`. Type-level checks below fail compilation when an
- * argument or a result member here and the TypeScript function disagree.
+ * The data-source functions (provider/functions.ts, `FUNCTIONS`) as the package schema
+ * (schema.ts) describes them: each one's arguments and result in the vocabulary of
+ * provider/properties.ts, derived from the same zod schemas the SDK reads the answers with,
+ * so a member added to the contract reaches the schema without a word here.
  *
- * A Pulumi function returns an object, and Pulumi YAML reads one member of it
- * (`fn::invoke: {function: compute:index:getGpuTypes, return: gpuTypes}`), so a function whose
- * TypeScript result is a list returns it under one member, named by `listMember`; `Invoke`
- * answers `{[listMember]: <the list>}`. `getHubRepo` returns the repository's own members.
+ * A member's type is that of the schema it is read with (under `optional`/`nullable` and before
+ * any transform: the contract's transforms keep the type, e.g. an open enumeration stays a
+ * string). Whether it is always there is what the SDK's tolerant reading makes of an answer
+ * that leaves it out (contract/reading.ts): reading the smallest valid answer shows a member
+ * filled in (required, e.g. a default or a name taken from the id), `null` (nullable) or
+ * absent (optional).
  */
-import { AvailabilityLevel, DataCenterRegion, GpuManufacturer, HubRepoType, SandboxState, TemplateCategory } from "../../contract";
-import type { getCpuFlavors, getDataCenters, getGpuTypes, getHubRepo, getSandboxes, getTemplates } from "../functions";
-import type { FieldSpec, SameShape, ValueOf } from "../properties";
+import { z } from "zod";
+import { FUNCTIONS, type FunctionName } from "../functions";
+import type { FieldSpec } from "../properties";
 
 type Members = Readonly<Record<string, FieldSpec>>;
 
@@ -25,175 +27,74 @@ export interface FunctionShape {
   readonly result: Members;
 }
 
-const str = { type: "string" } as const;
-const int = { type: "integer" } as const;
-const num = { type: "number" } as const;
-const bool = { type: "boolean" } as const;
-const strings = { type: "array", items: str } as const;
-const stringMap = { type: "map", additionalProperties: str } as const;
-const opt = <F extends FieldSpec>(spec: F) => ({ ...spec, optional: true }) as const;
-const orNull = <F extends FieldSpec>(spec: F) => ({ ...spec, nullable: true }) as const;
-const oneOf = <const V extends readonly string[]>(values: V) => ({ type: "string", enum: values }) as const;
+/** The schema a value is read with, without what only allows it to be absent or null, before any transform. */
+function core(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return core(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodPipe) return core(schema.in as z.ZodType);
+  return schema;
+}
 
-const availabilityList = opt({
-  type: "array",
-  items: { type: "object", properties: { id: str, name: opt(str), availability: oneOf(AvailabilityLevel.options) } },
-} as const);
+function objectOf(schema: z.ZodType, path: string): z.ZodObject {
+  const object = core(schema);
+  if (!(object instanceof z.ZodObject)) throw new Error(`${path}: not an object schema`);
+  return object;
+}
 
-const GPU_TYPE = {
-  id: str,
-  name: str,
-  pool: orNull(str),
-  manufacturer: oneOf(GpuManufacturer.options),
-  memory: int,
-  secure: bool,
-  community: bool,
-  price: { type: "object", properties: { secure: num, community: num, serverless: opt(num) } },
-  maxCount: { type: "object", properties: { secure: int, community: int } },
-  availability: opt(oneOf(AvailabilityLevel.options)),
-  dataCenters: availabilityList,
-  cudaVersions: opt({ type: "array", items: { type: "object", properties: { version: str, available: bool } } } as const),
-} as const satisfies Members;
+function fieldOf(schema: z.ZodType, path: string): FieldSpec {
+  const read = core(schema);
+  if (read instanceof z.ZodString) return { type: "string" };
+  if (read instanceof z.ZodEnum) return { type: "string", enum: read.options.map(String) };
+  if (read instanceof z.ZodNumber) return { type: read.isInt ? "integer" : "number" };
+  if (read instanceof z.ZodBoolean) return { type: "boolean" };
+  if (read instanceof z.ZodArray) return { type: "array", items: fieldOf(read.element as z.ZodType, `${path}[]`) };
+  if (read instanceof z.ZodRecord) return { type: "map", additionalProperties: fieldOf(read.valueType as z.ZodType, `${path}{}`) };
+  if (read instanceof z.ZodObject) return { type: "object", properties: membersOf(schema, path) };
+  throw new Error(`${path}: no field type for a zod ${read.def.type} schema`);
+}
 
-const DATA_CENTER = {
-  id: str,
-  name: str,
-  region: oneOf(DataCenterRegion.options),
-  globalNetwork: bool,
-  networkVolumeTypes: strings,
-  compliance: strings,
-  gpuAvailability: availabilityList,
-  cpuAvailability: availabilityList,
-} as const satisfies Members;
+/** The smallest value `schema` accepts: nothing when it may be left out, else null when it may be, else an empty one. */
+function smallest(schema: z.ZodType, path: string): unknown {
+  if (schema.safeParse(undefined).success) return undefined;
+  if (schema.safeParse(null).success) return null;
+  const read = core(schema);
+  if (read instanceof z.ZodString) return "";
+  if (read instanceof z.ZodEnum) return read.options[0];
+  if (read instanceof z.ZodNumber) return 0;
+  if (read instanceof z.ZodBoolean) return false;
+  if (read instanceof z.ZodArray) return [];
+  if (read instanceof z.ZodRecord) return {};
+  if (read instanceof z.ZodObject) return smallestObject(read, path);
+  throw new Error(`${path}: no smallest value for a zod ${read.def.type} schema`);
+}
 
-const CPU_FLAVOR = {
-  id: str,
-  name: str,
-  group: str,
-  vcpu: { type: "object", properties: { min: int, max: int } },
-  ramGbPerVcpu: num,
-  price: { type: "object", properties: { securePerVcpu: num, serverlessPerVcpu: opt(num) } },
-  availability: opt(oneOf(AvailabilityLevel.options)),
-  dataCenters: availabilityList,
-} as const satisfies Members;
+function smallestObject(object: z.ZodObject, path: string): Record<string, unknown> {
+  const entries = Object.entries(object.shape).map(([key, member]) => [key, smallest(member as z.ZodType, `${path}.${key}`)] as const);
+  return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
+}
 
-const TEMPLATE = {
-  id: str,
-  name: str,
-  image: str,
-  args: opt(str),
-  disk: opt(int),
-  env: opt(stringMap),
-  ports: opt(strings),
-  registry: orNull(str),
-  mounts: opt({ type: "object", properties: { persistent: opt({ type: "object", properties: { size: int, path: str } } as const) } } as const),
-  serverless: bool,
-  public: bool,
-  category: opt(oneOf(TemplateCategory.options)),
-  startSsh: bool,
-  startJupyter: bool,
-  allowedCudaVersions: strings,
-} as const satisfies Members;
+/** The members of the object `schema` reads, each with its presence in what the SDK returns. */
+function membersOf(schema: z.ZodType, path: string): Members {
+  const object = objectOf(schema, path);
+  const parsed = schema.safeParse(smallestObject(object, path));
+  if (!parsed.success) throw new Error(`${path}: the smallest answer does not read: ${parsed.error.message}`);
+  const read = parsed.data as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(object.shape).map(([key, member]) => {
+      const presence = read[key] === undefined ? { optional: true } : read[key] === null ? { nullable: true } : {};
+      return [key, { ...fieldOf(member as z.ZodType, `${path}.${key}`), ...presence }];
+    }),
+  );
+}
 
-const SANDBOX = {
-  id: str,
-  name: str,
-  state: oneOf(SandboxState.options),
-  templateId: orNull(str),
-  image: str,
-  dataCenterId: str,
-  compute: { type: "object", properties: { vcpuCount: num, memoryInGb: num, containerDiskInGb: num, costPerHr: num } },
-  ports: strings,
-  egressPolicy: { type: "object", properties: { mode: str, allow: strings } },
-  idleTimeoutSeconds: int,
-  maxLifetimeSeconds: int,
-  lastActivityAt: str,
-  idleExpiresAt: str,
-  expiresAt: str,
-  labels: stringMap,
-  startedAt: orNull(str),
-  terminationReason: orNull(str),
-  terminatedAt: orNull(str),
-  createdAt: str,
-  updatedAt: str,
-} as const satisfies Members;
-
-const HUB_REPO = {
-  id: str,
-  owner: str,
-  name: str,
-  title: str,
-  description: str,
-  category: str,
-  type: oneOf(HubRepoType.options),
-  tags: strings,
-  stars: int,
-  views: int,
-  deploys: int,
-  createdAt: str,
-  updatedAt: str,
-  releasedAt: orNull(str),
-  release: orNull({
-    type: "object",
-    properties: {
-      id: str,
-      tag: str,
-      image: str,
-      config: {
-        type: "object",
-        properties: { gpuIds: strings, gpuCount: int, containerDiskInGb: int, env: stringMap, allowedCudaVersions: strings },
-      },
+/** Keyed like `FUNCTIONS`; the schema token is `compute:index:<name>`. */
+export const FUNCTION_SHAPES: Readonly<Record<FunctionName, FunctionShape>> = Object.fromEntries(
+  Object.entries(FUNCTIONS).map(([name, fn]) => [
+    name,
+    {
+      doc: fn.doc,
+      args: membersOf(fn.args, `${name}(args)`),
+      ...("listMember" in fn ? { listMember: fn.listMember } : {}),
+      result: membersOf(fn.result, `${name}()`),
     },
-  } as const),
-} as const satisfies Members;
-
-const GET_DATA_CENTERS_ARGS = { region: opt(str) } as const satisfies Members;
-const GET_SANDBOXES_ARGS = { labels: opt(stringMap), state: opt(oneOf(SandboxState.options)) } as const satisfies Members;
-const GET_HUB_REPO_ARGS = { ref: str } as const satisfies Members;
-
-/** Keyed by the TypeScript function's name; the schema token is `compute:index:<name>`. */
-export const FUNCTION_SHAPES = {
-  getGpuTypes: { doc: "GPU types with pod availability and per-GPU CUDA versions.", args: {}, listMember: "gpuTypes", result: GPU_TYPE },
-  getDataCenters: {
-    doc: "Data centers with per-GPU availability, optionally in one region.",
-    args: GET_DATA_CENTERS_ARGS,
-    listMember: "dataCenters",
-    result: DATA_CENTER,
-  },
-  getCpuFlavors: { doc: "CPU flavors with their vCPU range and prices.", args: {}, listMember: "cpuFlavors", result: CPU_FLAVOR },
-  getTemplates: { doc: "The templates the account may start pods from (its own and public).", args: {}, listMember: "templates", result: TEMPLATE },
-  getSandboxes: {
-    doc: "Live sandboxes carrying every given label (and in the given state).",
-    args: GET_SANDBOXES_ARGS,
-    listMember: "sandboxes",
-    result: SANDBOX,
-  },
-  getHubRepo: { doc: "A Hub repository by id or `owner/name`.", args: GET_HUB_REPO_ARGS, result: HUB_REPO },
-} as const satisfies Readonly<Record<string, FunctionShape>>;
-
-/**
- * An object value's members without the index signature a tolerant (loose) wire reading adds,
- * at any depth; a map (only an index signature) stays a map.
- */
-type Known<T> = T extends readonly (infer I)[]
-  ? Known<I>[]
-  : T extends object
-    ? [KnownKeys<T>] extends [never]
-      ? { [K in keyof T]: Known<T[K]> }
-      : { [K in KnownKeys<T>]: Known<T[K]> }
-    : T;
-type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: 0 };
-type ObjectValue<M extends Members> = ValueOf<{ type: "object"; properties: M }>;
-type ListItem<F extends (...args: never[]) => Promise<readonly unknown[]>> = Known<Awaited<ReturnType<F>>[number]>;
-
-// A member or argument added, removed or retyped in provider/functions.ts (or the SDK types it returns) fails to compile.
-true satisfies SameShape<ObjectValue<typeof GPU_TYPE>, ListItem<typeof getGpuTypes>>;
-true satisfies SameShape<ObjectValue<typeof DATA_CENTER>, ListItem<typeof getDataCenters>>;
-true satisfies SameShape<ObjectValue<typeof CPU_FLAVOR>, ListItem<typeof getCpuFlavors>>;
-true satisfies SameShape<ObjectValue<typeof TEMPLATE>, ListItem<typeof getTemplates>>;
-true satisfies SameShape<ObjectValue<typeof SANDBOX>, ListItem<typeof getSandboxes>>;
-true satisfies SameShape<ObjectValue<typeof HUB_REPO>, Known<Awaited<ReturnType<typeof getHubRepo>>>>;
-true satisfies SameShape<ObjectValue<typeof GET_DATA_CENTERS_ARGS>, NonNullable<Parameters<typeof getDataCenters>[0]>>;
-true satisfies SameShape<ObjectValue<typeof GET_SANDBOXES_ARGS>, NonNullable<Parameters<typeof getSandboxes>[0]>>;
-true satisfies SameShape<ValueOf<typeof GET_HUB_REPO_ARGS.ref>, Parameters<typeof getHubRepo>[0]>;
-true satisfies SameShape<Parameters<typeof getGpuTypes | typeof getCpuFlavors | typeof getTemplates>["length"], 0>;
+  ]),
+) as Record<FunctionName, FunctionShape>;

@@ -1,35 +1,23 @@
 /**
- * The data-source functions served through Invoke, `compute:index:<name>`: the same calls as
- * provider/functions.ts (which runs them in a TypeScript program's own process), made with the
- * plugin's configured client. Their arguments and results are described once, in
- * function-shapes.ts (also the schema's source): a list result comes back under its
- * `listMember`, since Invoke returns an object.
+ * The data-source functions served through Invoke, `compute:index:<name>`: the table of
+ * provider/functions.ts, called with the plugin's configured client. The arguments are read
+ * with the function's own schema (a wrong one is refused with the contract's wording), and a
+ * list result comes back under its `listMember`, since Invoke returns an object.
  */
-import type { SandboxState } from "../../sdk";
+import { parseWire } from "../../sdk";
+import { FUNCTIONS, type DataSource, type FunctionName } from "../functions";
 import type { Props } from "../runtime/props";
 import { client } from "../runtime/settings";
-import { FUNCTION_SHAPES, type FunctionShape } from "./function-shapes";
-
-type Name = keyof typeof FUNCTION_SHAPES;
-
-const str = (value: unknown) => (typeof value === "string" ? value : undefined);
-
-const CALLS: Readonly<Record<Name, (args: Props) => Promise<unknown>>> = {
-  getGpuTypes: () => client().catalog.gpuTypes({ includeAvailability: true }),
-  getDataCenters: (args) => client().catalog.dataCenters({ regions: str(args.region), includeGpuAvailability: true }),
-  getCpuFlavors: () => client().catalog.cpuFlavors(),
-  getTemplates: () => client().catalog.templates(),
-  getSandboxes: (args) => client().sandboxes.list({ labels: args.labels as Record<string, string> | undefined, state: str(args.state) as SandboxState | undefined }),
-  getHubRepo: (args) => client().hub.get(String(args.ref ?? "")),
-};
 
 /** The function a token names (`compute:index:getGpuTypes`, or the short `compute:getGpuTypes`). */
 export function functionFor(token: string): ((args: Props) => Promise<Props>) | undefined {
   const name = /^compute:(?:index:)?([A-Za-z]+)$/.exec(token)?.[1];
-  if (!name || !Object.hasOwn(CALLS, name)) return undefined;
-  const shape: FunctionShape = FUNCTION_SHAPES[name as Name];
+  if (!name || !Object.hasOwn(FUNCTIONS, name)) return undefined;
+  const fn: DataSource = FUNCTIONS[name as FunctionName];
   return async (args) => {
-    const result = await CALLS[name as Name](args);
-    return shape.listMember ? { [shape.listMember]: result } : ({ ...(result as object) } as Props);
+    const read = parseWire(fn.args, args);
+    if (!read.ok) throw new Error(`${name}: invalid arguments: ${read.violations.join("; ")}`);
+    const result = await fn.call(client(), read.value);
+    return fn.listMember ? { [fn.listMember]: result } : ({ ...(result as object) } as Props);
   };
 }
