@@ -16,9 +16,11 @@ const common = {
 module.exports = {
   // Global options: inside a project entry jest ignores them.
   testTimeout: 30000,
-  // Builds dist/ once, before any suite, when a source is newer than its output (the CLI,
-  // binary and serialization suites run the built package).
-  globalSetup: "<rootDir>/test/setup/build.ts",
+  // Once, before any suite: builds dist/ when a source is newer than its output (the CLI,
+  // binary and serialization suites run the built package), and installs this clone's plugins
+  // into the run's Pulumi home, which every end-to-end stack then shares (test/setup/global.ts).
+  globalSetup: "<rootDir>/test/setup/global.ts",
+  globalTeardown: "<rootDir>/test/setup/teardown.ts",
   projects: [
     { ...common, displayName: "default", testMatch: ["**/*.test.ts"] },
     {

@@ -2,41 +2,25 @@
  * Drives the real Pulumi engine (CLI built by scripts/install-pulumi-engine.sh) through the
  * Automation API over a directory program, each stack against its own emulator and its own
  * state directory, as a user's `pulumi up` would run: TypeScript programs (dynamic resources)
- * and YAML programs (the native plugin, installed into the stack's own Pulumi home as
- * scripts/setup.sh installs it for a user).
+ * and YAML programs (the native plugin, installed into the run's Pulumi home as
+ * scripts/setup.sh installs it for a user). The engine's side (its environment, the Pulumi
+ * home installed once per run, stack creation) is bench/lib/engine.ts, shared with the
+ * benchmarks.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../../emulator";
 import { sleep } from "../helpers/fixtures";
 import { EmulatorControl } from "../../emulator/control-client";
+import { createEngineStack, engineRoot, REPO_ROOT } from "../../bench/lib/engine";
 
-export const REPO_ROOT = path.resolve(__dirname, "../..");
+export { engineRoot, REPO_ROOT };
 
 type RunningEmulator = Awaited<ReturnType<typeof startEmulator>>;
-
-export function engineRoot(): string {
-  const root = process.env.COMPUTE_PULUMI_ROOT;
-  if (!root) {
-    throw new Error("COMPUTE_PULUMI_ROOT is not set: run the suites through `npm test`, which builds or reuses the Pulumi engine");
-  }
-  return root;
-}
-
-/**
- * This clone's plugins (the native plugin and the cost policy pack's launcher) installed into
- * `pulumiHome` by the very step scripts/setup.sh runs for a user, `compute_plugin_install`.
- */
-async function installPlugins(pulumiHome: string, env: Record<string, string>): Promise<void> {
-  await promisify(execFile)("bash", ["-c", 'source scripts/lib/engine-env.sh && compute_plugin_install "$1"', "install", engineRoot()], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env, PULUMI_HOME: pulumiHome },
-  });
-}
 
 /** `program`: a folder under test/e2e/programs, or an absolute path (the examples). */
 function programDir(program = "stack"): string {
@@ -69,8 +53,11 @@ export interface E2EStack {
   readonly workDir: string;
   readonly emulator: RunningEmulator;
   control: EmulatorControl;
-  /** Stops the emulator and starts it again on the same port from its data directory. */
-  restartEmulator(downMs?: number): Promise<void>;
+  /**
+   * Stops the emulator and starts it again on the same port from its data directory: after
+   * `down` ms, or once the promise `down` returns has settled (bounded by `maxDownMs`).
+   */
+  restartEmulator(down?: number | (() => Promise<unknown>), maxDownMs?: number): Promise<void>;
   /**
    * Runs the engine's CLI in the program's folder with the stack's environment (backend, home,
    * passphrase), for what the Automation API has no call for. Resolves with its output whatever
@@ -110,37 +97,32 @@ function readTree(dir: string): string[] {
   });
 }
 
-/** `program`: a folder under test/e2e/programs, or an absolute path (the examples). */
-export async function createE2EStack(name: string, options: { program?: string; emulatorOptions?: Record<string, unknown> } = {}): Promise<E2EStack> {
+/**
+ * `program`: a folder under test/e2e/programs, or an absolute path (the examples).
+ *
+ * `name` is the stack's name; under the `public-shape` jest project it gets a `-public` suffix,
+ * because the same suite may run in both projects at once and a stack's settings file
+ * (Pulumi.<name>.yaml) sits in the program's folder, which both runs share.
+ */
+export async function createE2EStack(givenName: string, options: { program?: string; emulatorOptions?: Record<string, unknown> } = {}): Promise<E2EStack> {
+  const name = process.env.COMPUTE_EMULATOR_SHAPE === "public" ? `${givenName}-public` : givenName;
   const scratch = mkdtempSync(path.join(tmpdir(), `compute-e2e-${name}-`));
   const emulatorOptions = { port: 0, profile: "fast" as const, quiet: true, dataDir: path.join(scratch, "emulator"), ...(options.emulatorOptions ?? {}) };
   let emulator = await startEmulator(emulatorOptions);
   const control = new EmulatorControl(emulator.url, emulator.adminToken);
+  const workDir = programDir(options.program);
   let stack: Stack;
-  let envVars: Record<string, string>;
-  let workDir: string;
+  let cliEnv: () => NodeJS.ProcessEnv;
+  let removeSettings: () => void;
   try {
-    const pulumiCommand = await PulumiCommand.get({ root: engineRoot() });
-    envVars = {
-      PULUMI_BACKEND_URL: `file://${path.join(scratch, "state")}`,
-      PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-      // The engine's bin/ alone: the language hosts and the dynamic provider's launcher sit
-      // there (scripts/setup.sh), where the engine finds them without a "from $PATH" warning.
-      PATH: [...pythonPath(programDir(options.program)), path.join(engineRoot(), "bin"), process.env.PATH ?? ""].join(path.delimiter),
-      // The provider must take its settings from stack config, not from a stray environment.
-      COMPUTE_BASE_URL: "",
-      COMPUTE_API_KEY: "",
-      COMPUTE_TEAM_ID: "",
-    };
-    mkdirSync(path.join(scratch, "state"), { recursive: true });
-    await installPlugins(path.join(scratch, "home"), envVars);
-    workDir = programDir(options.program);
-    stack = await LocalWorkspace.createOrSelectStack({ stackName: name, workDir }, { pulumiHome: path.join(scratch, "home"), envVars, pulumiCommand });
-    await stack.setConfig("compute:baseUrl", { value: emulator.url });
-    await stack.setConfig("compute:apiKey", { value: emulator.apiKey, secret: true });
+    ({ stack, cliEnv, removeSettings } = await createEngineStack({
+      name,
+      workDir,
+      stateDir: path.join(scratch, "state"),
+      passphrase: "e2e-passphrase",
+      pathBefore: pythonPath(workDir),
+      config: { "compute:baseUrl": { value: emulator.url }, "compute:apiKey": { value: emulator.apiKey, secret: true } },
+    }));
   } catch (error) {
     // Nothing may outlive a failed set-up: a listening emulator would keep jest from exiting.
     await emulator.close();
@@ -157,7 +139,6 @@ export async function createE2EStack(name: string, options: { program?: string; 
     const sandboxes = (await api("/v2/sandboxes")).sandboxes.map((s) => s.id).sort();
     return { pods, sandboxes };
   };
-  const cliEnv = () => ({ ...process.env, ...envVars, PULUMI_HOME: path.join(scratch, "home") });
   return {
     stack,
     workDir,
@@ -165,10 +146,20 @@ export async function createE2EStack(name: string, options: { program?: string; 
       return emulator;
     },
     control,
-    async restartEmulator(downMs = 0) {
+    async restartEmulator(down = 0, maxDownMs = 120_000) {
       const port = Number(new URL(emulator.url).port);
       await emulator.close();
-      if (downMs > 0) await sleep(downMs);
+      if (typeof down === "number") {
+        if (down > 0) await sleep(down);
+      } else {
+        let timer: NodeJS.Timeout | undefined;
+        const settled = down().then(
+          () => undefined,
+          () => undefined,
+        );
+        await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, maxDownMs)))]);
+        clearTimeout(timer);
+      }
       emulator = await startEmulator({ ...emulatorOptions, port });
     },
     async stateIds() {
@@ -190,9 +181,12 @@ export async function createE2EStack(name: string, options: { program?: string; 
       return readTree(path.join(scratch, "state")).join("\n");
     },
     async declare(spec) {
-      await stack.setConfig("e2e:pods", { value: JSON.stringify(spec.pods ?? {}) });
-      await stack.setConfig("e2e:sandboxes", { value: JSON.stringify(spec.sandboxes ?? {}) });
-      await stack.setConfig("e2e:deleteBeforeReplace", { value: JSON.stringify(spec.deleteBeforeReplace ?? []) });
+      // One `pulumi config set-all` rather than one process per key.
+      await stack.setAllConfig({
+        "e2e:pods": { value: JSON.stringify(spec.pods ?? {}) },
+        "e2e:sandboxes": { value: JSON.stringify(spec.sandboxes ?? {}) },
+        "e2e:deleteBeforeReplace": { value: JSON.stringify(spec.deleteBeforeReplace ?? []) },
+      });
     },
     spawnUp() {
       return spawn(path.join(engineRoot(), "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", name], {
@@ -214,11 +208,8 @@ export async function createE2EStack(name: string, options: { program?: string; 
       await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["cancel", "--yes", "--stack", name], { cwd: workDir, env: cliEnv() });
     },
     async dispose() {
-      try {
-        await stack.workspace.removeStack(name, { force: true });
-      } catch {
-        // the state directory goes away below anyway
-      }
+      // The stack's state goes with the scratch folder; its settings file sits in the program's.
+      removeSettings();
       await emulator.close();
       rmSync(scratch, { recursive: true, force: true });
     },
