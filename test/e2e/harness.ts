@@ -87,6 +87,10 @@ export interface E2EStack {
    * emulator (a leak), and resets the emulator and its request log.
    */
   cleanSlate(): Promise<void>;
+  /**
+   * After the last case: the emulator closed, the state and the stack's settings file removed.
+   * What the stack still holds needs no `destroy` first: it exists only in that emulator.
+   */
   dispose(): Promise<void>;
 }
 
