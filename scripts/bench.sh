@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm run bench`: set-up from a fresh clone (dependencies, build, the engine from the cache),
-# then every benchmark scenario of bench/ (issue #7). Prints a table of figures against their
-# goals and writes bench/results/latest.json; docs/benchmarks.md explains the figures.
+# then every benchmark scenario of bench/ (issue #7), which the set-up's build compiled with the
+# package into dist/bench. Prints a table of figures against their goals and writes
+# bench/results/latest.json; docs/benchmarks.md explains the figures.
 # Extra arguments select scenarios (npm run bench -- logs emulator) or repeats (--repeats 1).
 # Benchmarks assert nothing: the exit code is non-zero only if a scenario crashed.
 set -euo pipefail
@@ -10,6 +11,6 @@ started=$(date +%s)
 source scripts/lib/engine-env.sh
 compute_setup
 status=0
-node bench/run.js "$@" || status=$?
+node dist/bench/run.js "$@" || status=$?
 printf '[bench] total %s s, set-up included\n' "$(( $(date +%s) - started ))" >&2
 exit "$status"

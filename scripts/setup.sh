@@ -4,6 +4,9 @@
 # installed for the user. Every other script calls this first.
 #
 # Prints nothing on stdout but the engine root on its last line (scripts capture it).
+#
+# `--deps-only`: the npm install step alone (scripts/test.sh runs it first, so that the test
+# type check can start beside the build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,10 +22,14 @@ fi
 # `npm install`, not `npm ci`: the registry mirror these machines use serves only the Linux
 # builds of some optional platform packages (jest's resolver bindings), so the lock omits the
 # others and `npm ci`'s strict lock check refuses it, although the install itself is complete.
+# `--no-save`: it installs what the lock says and leaves the lock as committed (without it, npm
+# writes the other platforms' entries back into package-lock.json, and a clone is left modified
+# by its own set-up).
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "installing npm dependencies"
-  npm install --no-audit --no-fund --loglevel=error >&2
+  npm install --no-save --no-audit --no-fund --loglevel=error >&2
 fi
+[ "${1:-}" = --deps-only ] && exit 0
 
 log "building TypeScript (dist/)"
 npx tsc -p tsconfig.json >&2

@@ -6,7 +6,8 @@
 import { parse as parseYaml } from "yaml";
 import { ComputeClient, ownerMark, POD_OWNER_ENV, SANDBOX_OWNER_LABEL, withSpec, type Pod, type Sandbox } from "../../sdk";
 import { podRow, sandboxRow, totalLine, totalOf } from "../../cli/inventory";
-import { GPU, KEYS, sleep } from "../helpers/fixtures";
+import { GPU, KEYS } from "../helpers/fixtures";
+import { eventually } from "../helpers/eventually";
 import { runCli, tableRows, useEmulator } from "./helpers";
 
 // A terminated pod reads as TERMINATED for this long before it is gone: long enough for --all.
@@ -27,13 +28,8 @@ const created: Record<string, Pod | Sandbox> = {};
 /** Ids of the resources created with an owner mark, by `project/stack`. */
 const owned: Record<string, string[]> = { "ml/dev": [], "ml/prod": [] };
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await sleep(25);
-  }
-  throw new Error("never reached the expected state");
+function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  return eventually("the expected state", read, { until: done, timeoutMs: 5000, intervalMs: 25 });
 }
 
 beforeAll(async () => {

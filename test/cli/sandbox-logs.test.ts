@@ -6,6 +6,7 @@
 import { parseAllDocuments } from "yaml";
 import { ComputeClient, type LogEvent, type Sandbox } from "../../sdk";
 import { sleep } from "../helpers/fixtures";
+import { eventually } from "../helpers/eventually";
 import { spawnCli, startRelay, useEmulator, type Outage } from "./helpers";
 
 const emu = useEmulator({ freezeClock: new Date(Date.now() - 24 * 3600 * 1000).toISOString() });
@@ -173,11 +174,7 @@ describe("--follow", () => {
     const cli = spawnCli(["sandbox", "logs", sandbox.id, "--follow", "--json"], emu.env());
     const path = `/v2/sandboxes/${sandbox.id}/logs`;
     // Wait until the CLI has been told 409 at least once (the sandbox is still CREATING).
-    for (let i = 0; i < 100; i++) {
-      const refused = (await emu.control.requests()).filter((q) => q.path === path && q.status === 409);
-      if (refused.length > 0) break;
-      await sleep(50);
-    }
+    await eventually("a 409 answered to the CLI", async () => (await emu.control.requests()).some((q) => q.path === path && q.status === 409), { timeoutMs: 5000 });
     expect((await emu.control.requests()).some((q) => q.path === path && q.status === 409)).toBe(true);
     expect(cli.stdout()).toBe("");
     await emu.control.advance(500);

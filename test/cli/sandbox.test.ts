@@ -1,7 +1,8 @@
 /** `compute sandbox list|set-idle-timeout|terminate` against the emulator. */
 import { parse as parseYaml } from "yaml";
 import { ComputeClient, type Sandbox } from "../../sdk";
-import { KEYS, sleep } from "../helpers/fixtures";
+import { KEYS } from "../helpers/fixtures";
+import { eventually } from "../helpers/eventually";
 import { tableRows, useEmulator } from "./helpers";
 
 const emu = useEmulator();
@@ -13,13 +14,8 @@ let gone: Sandbox;
 
 const compute = { vcpuCount: 1, memoryInGb: 1, containerDiskInGb: 1 };
 
-async function untilRunning(id: string): Promise<Sandbox> {
-  for (let i = 0; i < 100; i++) {
-    const sandbox = await sdk.sandboxes.get(id);
-    if (sandbox.state === "RUNNING") return sandbox;
-    await sleep(50);
-  }
-  throw new Error(`${id} never reached RUNNING`);
+function untilRunning(id: string): Promise<Sandbox> {
+  return eventually(`${id} RUNNING`, () => sdk.sandboxes.get(id), { until: (sandbox) => sandbox.state === "RUNNING", timeoutMs: 5000 });
 }
 
 beforeAll(async () => {

@@ -16,10 +16,7 @@ describe("the GitOps example", () => {
     await e2e.stack.setConfig("trainers", { value: "0" });
     await e2e.stack.up(); // main, as deployed: a web pod and a sandbox
   });
-  afterAll(async () => {
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
-  });
+  afterAll(() => e2e?.dispose());
 
   it("a pull request adding one H100 pod: the Markdown names its price as the cost delta, and nothing changes", async () => {
     await e2e.stack.setConfig("trainers", { value: "1" });

@@ -23,11 +23,7 @@ describe("a TypeScript stack (dynamic resources) under the cost policy pack", ()
     });
   });
   beforeEach(() => e2e.control.clearRequests());
-  afterAll(async () => {
-    await e2e?.control.loadFixture(defaultFixture());
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
-  });
+  afterAll(() => e2e?.dispose());
 
   it("under budget: the preview shows each resource's estimate and the stack's, and changes nothing", async () => {
     const preview = await previewWithPolicy(e2e, { "compute-budget": { maxDollarsPerHour: 10 } });

@@ -15,10 +15,7 @@ describe("drift: GitOps with `up --refresh` converges by itself", () => {
     });
     await e2e.stack.up();
   });
-  afterAll(async () => {
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
-  });
+  afterAll(() => e2e?.dispose());
 
   it("a sandbox that idled out leaves the stack on refresh, and up --refresh recreates it", async () => {
     const before = await e2e.stateIds();

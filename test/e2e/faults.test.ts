@@ -1,5 +1,6 @@
 import { createE2EStack, type E2EStack } from "./harness";
-import { GPU, sleep } from "../helpers/fixtures";
+import { GPU } from "../helpers/fixtures";
+import { eventually } from "../helpers/eventually";
 
 jest.setTimeout(15 * 60_000);
 
@@ -94,11 +95,9 @@ describe("faults during up", () => {
     await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000 } }, b: { image: "i", cpu: { id: "cpu3c", vcpuCount: 2 } } }, sandboxes: { s: sandbox } });
     await e2e.control.setTimings({ podProvisioningMs: 1500, podStartingMs: 1500, sandboxCreatingMs: 1500 });
     const up = e2e.stack.up();
-    for (let i = 0; i < 300; i++) {
-      const creates = (await e2e.control.requests()).filter((r) => r.method === "POST" && r.status === 201);
-      if (creates.length >= 3) break;
-      await sleep(50);
-    }
+    await eventually("the three creates answered", async () => (await e2e.control.requests()).filter((r) => r.method === "POST" && r.status === 201).length >= 3, {
+      timeoutMs: 60_000,
+    });
     await e2e.restartEmulator(1000);
     const result = await up;
     expect(result.summary.result).toBe("succeeded");

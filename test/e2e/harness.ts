@@ -2,41 +2,25 @@
  * Drives the real Pulumi engine (CLI built by scripts/install-pulumi-engine.sh) through the
  * Automation API over a directory program, each stack against its own emulator and its own
  * state directory, as a user's `pulumi up` would run: TypeScript programs (dynamic resources)
- * and YAML programs (the native plugin, installed into the stack's own Pulumi home as
- * scripts/setup.sh installs it for a user).
+ * and YAML programs (the native plugin, installed into the run's Pulumi home as
+ * scripts/setup.sh installs it for a user). The engine's side (its environment, the Pulumi
+ * home installed once per run, stack creation) is bench/lib/engine.ts, shared with the
+ * benchmarks.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../../emulator";
 import { sleep } from "../helpers/fixtures";
 import { EmulatorControl } from "../../emulator/control-client";
+import { createEngineStack, engineRoot, REPO_ROOT } from "../../bench/lib/engine";
 
-export const REPO_ROOT = path.resolve(__dirname, "../..");
+export { engineRoot, REPO_ROOT };
 
 type RunningEmulator = Awaited<ReturnType<typeof startEmulator>>;
-
-export function engineRoot(): string {
-  const root = process.env.COMPUTE_PULUMI_ROOT;
-  if (!root) {
-    throw new Error("COMPUTE_PULUMI_ROOT is not set: run the suites through `npm test`, which builds or reuses the Pulumi engine");
-  }
-  return root;
-}
-
-/**
- * This clone's plugins (the native plugin and the cost policy pack's launcher) installed into
- * `pulumiHome` by the very step scripts/setup.sh runs for a user, `compute_plugin_install`.
- */
-async function installPlugins(pulumiHome: string, env: Record<string, string>): Promise<void> {
-  await promisify(execFile)("bash", ["-c", 'source scripts/lib/engine-env.sh && compute_plugin_install "$1"', "install", engineRoot()], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env, PULUMI_HOME: pulumiHome },
-  });
-}
 
 /** `program`: a folder under test/e2e/programs, or an absolute path (the examples). */
 function programDir(program = "stack"): string {
@@ -69,8 +53,11 @@ export interface E2EStack {
   readonly workDir: string;
   readonly emulator: RunningEmulator;
   control: EmulatorControl;
-  /** Stops the emulator and starts it again on the same port from its data directory. */
-  restartEmulator(downMs?: number): Promise<void>;
+  /**
+   * Stops the emulator and starts it again on the same port from its data directory: after
+   * `down` ms, or once the promise `down` returns has settled (bounded by `maxDownMs`).
+   */
+  restartEmulator(down?: number | (() => Promise<unknown>), maxDownMs?: number): Promise<void>;
   /**
    * Runs the engine's CLI in the program's folder with the stack's environment (backend, home,
    * passphrase), for what the Automation API has no call for. Resolves with its output whatever
@@ -100,7 +87,52 @@ export interface E2EStack {
    * emulator (a leak), and resets the emulator and its request log.
    */
   cleanSlate(): Promise<void>;
+  /**
+   * After the last case: the emulator closed, the state and the stack's settings file removed.
+   * What the stack still holds needs no `destroy` first: it exists only in that emulator.
+   */
   dispose(): Promise<void>;
+}
+
+/**
+ * What the Automation API runs after an operation, with fewer CLI processes (each one costs the
+ * CLI's start and the passphrase's key derivation, about half a second of CPU, and an `up` made
+ * four): the stack's outputs are read with one `pulumi stack output --show-secrets` instead of
+ * two (which of them are secrets is read from the stack file, where a secret is marked as such,
+ * rather than from a second, masked, output), and the summary of `up`, `refresh` and `destroy`
+ * comes from `pulumi stack history` without `--show-secrets` unless a test asks for it (only the
+ * summary's copy of the config differs, where secret values read `[secret]`; no suite reads it).
+ */
+function fewerCliRuns(stack: Stack, stateDir: string, workDir: string, env: () => NodeJS.ProcessEnv): void {
+  const workspace = stack.workspace as LocalWorkspace;
+  workspace.stackOutputs = async (stackName) => {
+    const { stdout } = await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["stack", "output", "--json", "--show-secrets", "--stack", stackName, "--non-interactive"], {
+      cwd: workDir,
+      env: env(),
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const plaintext = JSON.parse(stdout) as Record<string, unknown>;
+    const recorded = (latestDeployment(stateDir, stackName).resources ?? []).find((r) => r.type === "pulumi:pulumi:Stack")?.outputs ?? {};
+    const isSecret = (value: unknown) => typeof value === "object" && value !== null && (value as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG;
+    return Object.fromEntries(Object.entries(plaintext).map(([key, value]) => [key, { value, secret: isSecret(recorded[key]) }]));
+  };
+  for (const operation of ["up", "refresh", "destroy"] as const) {
+    const run = stack[operation].bind(stack) as (options?: { showSecrets?: boolean }) => Promise<unknown>;
+    (stack as unknown as Record<string, unknown>)[operation] = (options: { showSecrets?: boolean } = {}) => run({ showSecrets: false, ...options });
+  }
+}
+
+/** How a secret value is marked in state (`sdk/go/common/resource/sig`). */
+const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+/** The file backend's last checkpoint of `stack` (what `pulumi stack export` prints), or none. */
+function latestDeployment(stateDir: string, stack: string): { resources?: Array<{ type: string; id?: string; outputs?: Record<string, unknown> }> } {
+  const stacks = path.join(stateDir, ".pulumi", "stacks");
+  const projects = existsSync(stacks) ? readdirSync(stacks) : [];
+  const file = projects.map((project) => path.join(stacks, project, `${stack}.json`)).find((candidate) => existsSync(candidate));
+  if (!file) return {};
+  return (JSON.parse(readFileSync(file, "utf8")) as { checkpoint?: { latest?: ReturnType<typeof latestDeployment> } }).checkpoint?.latest ?? {};
 }
 
 function readTree(dir: string): string[] {
@@ -110,43 +142,39 @@ function readTree(dir: string): string[] {
   });
 }
 
-/** `program`: a folder under test/e2e/programs, or an absolute path (the examples). */
-export async function createE2EStack(name: string, options: { program?: string; emulatorOptions?: Record<string, unknown> } = {}): Promise<E2EStack> {
+/**
+ * `program`: a folder under test/e2e/programs, or an absolute path (the examples).
+ *
+ * `name` is the stack's name; under the `public-shape` jest project it gets a `-public` suffix,
+ * because the same suite may run in both projects at once and a stack's settings file
+ * (Pulumi.<name>.yaml) sits in the program's folder, which both runs share.
+ */
+export async function createE2EStack(givenName: string, options: { program?: string; emulatorOptions?: Record<string, unknown> } = {}): Promise<E2EStack> {
+  const name = process.env.COMPUTE_EMULATOR_SHAPE === "public" ? `${givenName}-public` : givenName;
   const scratch = mkdtempSync(path.join(tmpdir(), `compute-e2e-${name}-`));
   const emulatorOptions = { port: 0, profile: "fast" as const, quiet: true, dataDir: path.join(scratch, "emulator"), ...(options.emulatorOptions ?? {}) };
   let emulator = await startEmulator(emulatorOptions);
   const control = new EmulatorControl(emulator.url, emulator.adminToken);
+  const workDir = programDir(options.program);
   let stack: Stack;
-  let envVars: Record<string, string>;
-  let workDir: string;
+  let cliEnv: () => NodeJS.ProcessEnv;
+  let removeSettings: () => void;
   try {
-    const pulumiCommand = await PulumiCommand.get({ root: engineRoot() });
-    envVars = {
-      PULUMI_BACKEND_URL: `file://${path.join(scratch, "state")}`,
-      PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-      // The engine's bin/ alone: the language hosts and the dynamic provider's launcher sit
-      // there (scripts/setup.sh), where the engine finds them without a "from $PATH" warning.
-      PATH: [...pythonPath(programDir(options.program)), path.join(engineRoot(), "bin"), process.env.PATH ?? ""].join(path.delimiter),
-      // The provider must take its settings from stack config, not from a stray environment.
-      COMPUTE_BASE_URL: "",
-      COMPUTE_API_KEY: "",
-      COMPUTE_TEAM_ID: "",
-    };
-    mkdirSync(path.join(scratch, "state"), { recursive: true });
-    await installPlugins(path.join(scratch, "home"), envVars);
-    workDir = programDir(options.program);
-    stack = await LocalWorkspace.createOrSelectStack({ stackName: name, workDir }, { pulumiHome: path.join(scratch, "home"), envVars, pulumiCommand });
-    await stack.setConfig("compute:baseUrl", { value: emulator.url });
-    await stack.setConfig("compute:apiKey", { value: emulator.apiKey, secret: true });
+    ({ stack, cliEnv, removeSettings } = await createEngineStack({
+      name,
+      workDir,
+      stateDir: path.join(scratch, "state"),
+      passphrase: "e2e-passphrase",
+      pathBefore: pythonPath(workDir),
+      config: { "compute:baseUrl": { value: emulator.url }, "compute:apiKey": { value: emulator.apiKey, secret: true } },
+    }));
   } catch (error) {
     // Nothing may outlive a failed set-up: a listening emulator would keep jest from exiting.
     await emulator.close();
     rmSync(scratch, { recursive: true, force: true });
     throw error;
   }
+  fewerCliRuns(stack, path.join(scratch, "state"), workDir, cliEnv);
 
   const api = async (apiPath: string) => {
     const response = await fetch(`${emulator.url}${apiPath}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
@@ -157,7 +185,6 @@ export async function createE2EStack(name: string, options: { program?: string; 
     const sandboxes = (await api("/v2/sandboxes")).sandboxes.map((s) => s.id).sort();
     return { pods, sandboxes };
   };
-  const cliEnv = () => ({ ...process.env, ...envVars, PULUMI_HOME: path.join(scratch, "home") });
   return {
     stack,
     workDir,
@@ -165,14 +192,27 @@ export async function createE2EStack(name: string, options: { program?: string; 
       return emulator;
     },
     control,
-    async restartEmulator(downMs = 0) {
+    async restartEmulator(down = 0, maxDownMs = 120_000) {
       const port = Number(new URL(emulator.url).port);
       await emulator.close();
-      if (downMs > 0) await sleep(downMs);
+      if (typeof down === "number") {
+        if (down > 0) await sleep(down);
+      } else {
+        let timer: NodeJS.Timeout | undefined;
+        const settled = down().then(
+          () => undefined,
+          () => undefined,
+        );
+        await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, maxDownMs)))]);
+        clearTimeout(timer);
+      }
       emulator = await startEmulator({ ...emulatorOptions, port });
     },
     async stateIds() {
-      const deployment = (await stack.exportStack()).deployment as { resources?: Array<{ type: string; id?: string }> };
+      // What `pulumi stack export` prints as the deployment: the `latest` of the file backend's
+      // stack file, read here (ids and types are plaintext in it) rather than through the CLI,
+      // which would also decrypt every secret to print it.
+      const deployment = latestDeployment(path.join(scratch, "state"), name);
       const ids = (types: Set<string>) => (deployment.resources ?? []).filter((r) => types.has(r.type) && r.id).map((r) => r.id!).sort();
       return { pods: ids(POD_TYPES), sandboxes: ids(SANDBOX_TYPES) };
     },
@@ -190,9 +230,12 @@ export async function createE2EStack(name: string, options: { program?: string; 
       return readTree(path.join(scratch, "state")).join("\n");
     },
     async declare(spec) {
-      await stack.setConfig("e2e:pods", { value: JSON.stringify(spec.pods ?? {}) });
-      await stack.setConfig("e2e:sandboxes", { value: JSON.stringify(spec.sandboxes ?? {}) });
-      await stack.setConfig("e2e:deleteBeforeReplace", { value: JSON.stringify(spec.deleteBeforeReplace ?? []) });
+      // One `pulumi config set-all` rather than one process per key.
+      await stack.setAllConfig({
+        "e2e:pods": { value: JSON.stringify(spec.pods ?? {}) },
+        "e2e:sandboxes": { value: JSON.stringify(spec.sandboxes ?? {}) },
+        "e2e:deleteBeforeReplace": { value: JSON.stringify(spec.deleteBeforeReplace ?? []) },
+      });
     },
     spawnUp() {
       return spawn(path.join(engineRoot(), "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", name], {
@@ -214,11 +257,8 @@ export async function createE2EStack(name: string, options: { program?: string; 
       await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["cancel", "--yes", "--stack", name], { cwd: workDir, env: cliEnv() });
     },
     async dispose() {
-      try {
-        await stack.workspace.removeStack(name, { force: true });
-      } catch {
-        // the state directory goes away below anyway
-      }
+      // The stack's state goes with the scratch folder; its settings file sits in the program's.
+      removeSettings();
       await emulator.close();
       rmSync(scratch, { recursive: true, force: true });
     },

@@ -72,7 +72,6 @@ describe("pulumi import of a pod and a sandbox made outside the stack", () => {
   });
   afterAll(async () => {
     await client?.close();
-    await e2e?.stack.destroy().catch(() => undefined);
     await e2e?.dispose();
     rmSync(programDir, { recursive: true, force: true });
   });

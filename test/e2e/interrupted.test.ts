@@ -1,6 +1,7 @@
 import { execFileSync, type ChildProcess } from "node:child_process";
 import { createE2EStack, type E2EStack } from "./harness";
 import { GPU, sleep } from "../helpers/fixtures";
+import { eventually } from "../helpers/eventually";
 
 jest.setTimeout(15 * 60_000);
 
@@ -64,11 +65,9 @@ describe("interrupted up", () => {
 
   /** Waits until the service has answered `pods` pod creates and `sandboxes` sandbox creates. */
   async function untilCreated(pods: number, sandboxes: number): Promise<void> {
-    for (let i = 0; i < 1200; i++) {
-      if ((await createdCount("/v2/pods")) >= pods && (await createdCount("/v2/sandboxes")) >= sandboxes) return;
-      await sleep(50);
-    }
-    throw new Error(`the service never saw ${pods} pod and ${sandboxes} sandbox creates`);
+    await eventually(`${pods} pod and ${sandboxes} sandbox creates answered by the service`, async () => (await createdCount("/v2/pods")) >= pods && (await createdCount("/v2/sandboxes")) >= sandboxes, {
+      timeoutMs: 60_000,
+    });
   }
 
   /**
@@ -77,14 +76,16 @@ describe("interrupted up", () => {
    * stops, and an answer that never arrives is the kill case, not the outage one).
    */
   async function untilPolled(): Promise<void> {
-    for (let i = 0; i < 1200; i++) {
-      const requests = await e2e.control.requests();
-      const lastPost = requests.map((r) => r.method).lastIndexOf("POST");
-      const after = requests.slice(lastPost + 1).filter((r) => r.method === "GET");
-      if (after.some((r) => r.path.startsWith("/v2/pods")) && after.some((r) => r.path.startsWith("/v2/sandboxes"))) return;
-      await sleep(50);
-    }
-    throw new Error("the provider never polled after its creates");
+    await eventually(
+      "the provider polling pods and sandboxes after its creates",
+      async () => {
+        const requests = await e2e.control.requests();
+        const lastPost = requests.map((r) => r.method).lastIndexOf("POST");
+        const after = requests.slice(lastPost + 1).filter((r) => r.method === "GET");
+        return after.some((r) => r.path.startsWith("/v2/pods")) && after.some((r) => r.path.startsWith("/v2/sandboxes"));
+      },
+      { timeoutMs: 60_000 },
+    );
   }
 
   /** What bills without the state knowing it, and what the state holds that does not exist. */
@@ -186,8 +187,9 @@ describe("interrupted up", () => {
     );
     await untilCreated(2, 1);
     await untilPolled();
-    // Longer than the SDK's retries of a refused connection: every wait fails.
-    await e2e.restartEmulator(25_000);
+    // Longer than the SDK's retries of a refused connection: down until every wait has failed
+    // and the up has ended (at most two minutes), then back.
+    await e2e.restartEmulator(() => up);
     const failed = await up;
     expect(failed).toBeInstanceOf(Error);
     expect(await leaks()).toEqual({ leaked: [], lost: [] }); // every resource recorded

@@ -9,7 +9,8 @@ import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { EmulatorControl } from "../../emulator";
 import type { EmulatorReady } from "../../emulator/options";
-import { ROOT, sleep } from "../helpers/fixtures";
+import { ROOT } from "../helpers/fixtures";
+import { eventually } from "../helpers/eventually";
 import { useScratch } from "../helpers/scratch";
 
 // Built by jest's global set-up (test/setup/build.ts).
@@ -41,10 +42,11 @@ function run(args: string[]): Run {
 async function until(r: Run, test: () => boolean): Promise<void> {
   let gone = false;
   void r.exited.then(() => (gone = true));
-  while (!test()) {
+  await eventually("the emulator's start-up output", () => {
+    if (test()) return true;
     if (gone) throw new Error(`compute-emulator exited: ${r.stderr()}${r.stdout()}`);
-    await sleep(50);
-  }
+    return false;
+  }, { timeoutMs: 20_000 });
 }
 
 async function stop(r: Run): Promise<number | null> {

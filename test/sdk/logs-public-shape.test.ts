@@ -5,13 +5,13 @@
  */
 import { ComputeClient, type LogEvent } from "../../sdk";
 import { openLogStream, readBackfill, runningPod, useEmulator } from "../emulator/harness";
-import { sleep } from "../helpers/fixtures";
+import { eventually } from "../helpers/eventually";
 
 // Five lines a second, so seconds hold several lines.
 const h = useEmulator({ shape: "public", freezeClock: "2030-05-01T08:00:00Z", timings: { logIntervalMs: 200 } });
 
 async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await sleep(10);
+  await eventually("the log lines", condition, { intervalMs: 10 });
 }
 
 test("follows a pod with whole-second ids: every line once, in order, and ends when the pod stops", async () => {

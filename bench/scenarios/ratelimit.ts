@@ -1,4 +1,3 @@
-"use strict";
 /**
  * Scenario 3: 30 pods under a minute quota of 60 (hour and day generous), 2 s provisioning and
  * 2 s starting. Counts 429 answers in the request log of the timed up, checks that every pod is
@@ -19,8 +18,9 @@
  * next window instead of drawing 429s, and how much of the window is left when the first
  * window's quota runs out changes what its rate limiter does.
  */
-const { fleetContext } = require("../lib/fleet-context");
-const { FLEET_TIMINGS, UNAVOIDABLE_SECONDS, ZERO_TIMINGS, countByOperation, log, round } = require("../lib/common");
+import type { EmulatorControl } from "../../emulator";
+import { fleetContext, type FleetContext } from "../lib/fleet-context";
+import { FLEET_TIMINGS, UNAVOIDABLE_SECONDS, ZERO_TIMINGS, countByOperation, log, round, type Row, type ScenarioResult } from "../lib/common";
 
 const PODS = 30;
 const WINDOW_SECONDS = 60;
@@ -30,7 +30,7 @@ const GENEROUS = { minute: 100000, hour: 2000000, day: 20000000 };
  * Moves the emulator clock forward to the next hh:mm:SS, so that the up's first call (about 3 s
  * later) falls at the same place in its window in every run: the minimum depends on it.
  */
-async function clockToSecond(control, second) {
+async function clockToSecond(control: EmulatorControl, second: number): Promise<void> {
   const { now } = await control.clock();
   const target = new Date(now);
   target.setUTCSeconds(second, 0);
@@ -38,7 +38,7 @@ async function clockToSecond(control, second) {
   await control.setClock({ set: target.toISOString() });
 }
 
-async function underQuota(ctx, quota, floorSeconds, startSecond) {
+async function underQuota(ctx: FleetContext, quota: number, floorSeconds: number, startSecond: number) {
   const { control, stack } = ctx;
   await ctx.resetEmulator(FLEET_TIMINGS);
   await clockToSecond(control, startSecond);
@@ -49,13 +49,13 @@ async function underQuota(ctx, quota, floorSeconds, startSecond) {
   // Generous again, so checking and tearing down do not wait for a window (not measured).
   await control.updateAccount("acct_dev", { rateLimits: GENEROUS });
   const listed = await fetch(`${ctx.emulator.url}/v2/pods`, { headers: { authorization: `Bearer ${ctx.emulator.apiKey}` } });
-  const pods = ((await listed.json()).pods ?? []).filter((p) => /^bench-pod-/.test(p.name ?? ""));
+  const pods = (((await listed.json()) as { pods?: Array<{ name?: string; status: string }> }).pods ?? []).filter((p) => /^bench-pod-/.test(p.name ?? ""));
   const running = pods.filter((p) => p.status === "RUNNING").length;
   await stack.destroy();
 
   const calls = requests.length;
   const status429 = requests.filter((r) => r.status === 429).length;
-  const firstMs = calls ? Date.parse(requests[0].time) : 0;
+  const firstMs = calls ? Date.parse(requests[0]!.time) : 0;
   const phaseSeconds = (firstMs % (WINDOW_SECONDS * 1000)) / 1000;
   const windows = Math.max(1, Math.ceil(calls / quota));
   const waitSeconds = windows <= 1 ? 0 : (windows - 1) * WINDOW_SECONDS - phaseSeconds;
@@ -81,7 +81,7 @@ async function underQuota(ctx, quota, floorSeconds, startSecond) {
   };
 }
 
-async function run() {
+export async function run(): Promise<ScenarioResult> {
   const ctx = await fleetContext();
   await ctx.declare(PODS, 0);
 
@@ -96,12 +96,12 @@ async function run() {
   const bindingLate = await underQuota(ctx, 20, floorSeconds, 52);
 
   const s3 = "3 Rate limit";
-  const rows = [];
+  const rows: Row[] = [];
   for (const [r, label] of [
     [main, ""],
     [binding, " (binds)"],
     [bindingLate, " (binds)"],
-  ]) {
+  ] as const) {
     const at = `${PODS} pods at ${r.quotaPerMinute}/min${label}, first call ${r.firstCallPhaseSeconds.toFixed(0)} s into its window`;
     rows.push(
       {
@@ -127,5 +127,3 @@ async function run() {
     rows,
   };
 }
-
-module.exports = { run };

@@ -1,4 +1,3 @@
-"use strict";
 /**
  * Scenario 8 (issue 14): the native plugin against the dynamic resources, for the same fleet
  * (40 CPU pods, 40 sandboxes, 2 s stages, --parallel 80; bench/programs/fleet, with
@@ -11,8 +10,9 @@
  *   between; the ratio native / dynamic of the medians. Goal: no slower (≤ 1.00; the run-to-run
  *   spread of either is printed with it, so a ratio within it reads as "the same").
  */
-const { createStack } = require("../lib/engine");
-const { dist, FLEET_TIMINGS, log, median, raiseCpuCapacity, round, ZERO_TIMINGS } = require("../lib/common");
+import { EmulatorControl, startEmulator, type Timings } from "../../emulator";
+import { createStack, type BenchStack, type Deployment } from "../lib/stack";
+import { FLEET_TIMINGS, log, median, raiseCpuCapacity, round, ZERO_TIMINGS, type Row, type ScenarioResult } from "../lib/common";
 
 const PODS = 40;
 const SANDBOXES = 40;
@@ -21,29 +21,37 @@ const FACES = [
   { face: "native", native: true, types: ["compute:index:Pod", "compute:index:Sandbox"] },
 ];
 
-const bytes = (value) => Buffer.byteLength(JSON.stringify(value), "utf8");
+const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), "utf8");
 
 /** Average bytes of the state entries of `types`, and how many there are. */
-function stateBytesPerResource(deployment, types) {
+function stateBytesPerResource(deployment: Deployment, types: string[]): { resources: number; bytesPerResource: number } {
   const managed = (deployment.resources ?? []).filter((r) => types.includes(r.type));
   return { resources: managed.length, bytesPerResource: managed.length ? managed.reduce((sum, r) => sum + bytes(r), 0) / managed.length : 0 };
 }
 
 /** Median, lowest and highest of a list of seconds, as "m s (lo–hi)". */
-const spread = (seconds) => `${median(seconds).toFixed(2)} s (${Math.min(...seconds).toFixed(2)}–${Math.max(...seconds).toFixed(2)})`;
+const spread = (seconds: number[]) => `${median(seconds).toFixed(2)} s (${Math.min(...seconds).toFixed(2)}–${Math.max(...seconds).toFixed(2)})`;
 
-async function run({ repeats }) {
-  const { startEmulator, EmulatorControl } = require(dist("emulator"));
+interface FaceRun {
+  face: string;
+  native: boolean;
+  types: string[];
+  stack: BenchStack;
+  seconds: number[];
+  state?: { resources: number; bytesPerResource: number };
+}
+
+export async function run({ repeats }: { repeats: number }): Promise<ScenarioResult> {
   const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true, timings: ZERO_TIMINGS });
   const control = new EmulatorControl(emulator.url, emulator.adminToken);
-  const stacks = [];
+  const stacks: FaceRun[] = [];
   try {
     for (const face of FACES) {
       const config = { "bench:pods": 1, "bench:sandboxes": 1, "bench:native": String(face.native) };
       const stack = await createStack({ name: `native-${face.face}`, program: "fleet", emulator, config });
       stacks.push({ ...face, stack, seconds: [] });
     }
-    const reset = async (timings) => {
+    const reset = async (timings: Partial<Timings>) => {
       await control.reset();
       await raiseCpuCapacity(control);
       await control.setTimings(timings);
@@ -67,11 +75,12 @@ async function run({ repeats }) {
       }
     }
   } finally {
-    for (const s of stacks) await s.stack.dispose().catch((error) => log(`cleanup: ${error.message}`));
+    for (const s of stacks) await s.stack.dispose().catch((error: Error) => log(`cleanup: ${error.message}`));
     await emulator.close();
   }
 
-  const [dynamic, native] = stacks;
+  const [dynamic, native] = stacks as [FaceRun, FaceRun];
+  if (!dynamic.state || !native.state) throw new Error("no repeat ran (--repeats must be at least 1)");
   const ratio = median(native.seconds) / median(dynamic.seconds);
   const nativeVsDynamic = {
     pods: PODS,
@@ -80,10 +89,10 @@ async function run({ repeats }) {
     repeats,
     upSeconds: Object.fromEntries(stacks.map((s) => [s.face, s.seconds.map((x) => round(x))])),
     upRatio: round(ratio, 3),
-    stateBytesPerResource: Object.fromEntries(stacks.map((s) => [s.face, round(s.state.bytesPerResource, 0)])),
+    stateBytesPerResource: Object.fromEntries(stacks.map((s) => [s.face, round(s.state!.bytesPerResource, 0)])),
   };
   const s8 = "8 Native plugin";
-  const rows = [
+  const rows: Row[] = [
     {
       scenario: s8,
       figure: `state per resource, native (${native.state.resources} resources)`,
@@ -105,5 +114,3 @@ async function run({ repeats }) {
   ];
   return { results: { nativeVsDynamic }, rows };
 }
-
-module.exports = { run };

@@ -1,4 +1,3 @@
-"use strict";
 /**
  * Scenario 2's baseline: what existing providers do. Each of 40 pods is created and then polled
  * by itself (`GET /v2/pods/{id}`) every 5 s until RUNNING, with the SDK's plain calls (no shared
@@ -8,18 +7,18 @@
  * through `pulumi up` (its shared watcher) and the naive poller side by side, each against its
  * own emulator, calls counted from each emulator's request log.
  */
-const { fleetContext } = require("../lib/fleet-context");
-const { callsOf } = require("./fleet");
-const { dist, FLEET_TIMINGS, countByOperation, log, raiseCpuCapacity, round, sleep } = require("../lib/common");
+import { EmulatorControl, startEmulator, type Timings } from "../../emulator";
+import { ComputeClient } from "../../sdk";
+import { fleetContext } from "../lib/fleet-context";
+import { callsOf } from "./fleet";
+import { FLEET_TIMINGS, countByOperation, log, raiseCpuCapacity, round, sleep, type Row, type ScenarioResult } from "../lib/common";
 
 const PODS = 40;
 const INTERVAL_MS = 5000;
 const LONG_TIMINGS = { podProvisioningMs: 30000, podStartingMs: 2000, sandboxCreatingMs: 2000 };
 
 /** Creates `pods` pods and polls each with its own GET every `intervalMs` until RUNNING. */
-async function naive({ timings, pods = PODS, intervalMs = INTERVAL_MS }) {
-  const { startEmulator, EmulatorControl } = require(dist("emulator"));
-  const { ComputeClient } = require(dist("sdk"));
+async function naive({ timings, pods = PODS, intervalMs = INTERVAL_MS }: { timings: Partial<Timings>; pods?: number; intervalMs?: number }) {
   const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true, timings });
   const control = new EmulatorControl(emulator.url, emulator.adminToken);
   const client = new ComputeClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, userAgent: "naive-baseline" });
@@ -48,7 +47,7 @@ async function naive({ timings, pods = PODS, intervalMs = INTERVAL_MS }) {
   }
 }
 
-async function run() {
+export async function run(): Promise<ScenarioResult> {
   log(`naive baseline: ${PODS} pods, each polled by itself every ${INTERVAL_MS / 1000} s (2 s provisioning, 2 s starting)`);
   const short = await naive({ timings: FLEET_TIMINGS });
   log(`naive baseline: ${short.perPod} calls per pod, all RUNNING after ${short.seconds} s`);
@@ -71,7 +70,7 @@ async function run() {
     },
   };
   const s2 = "2 API calls";
-  const rows = [
+  const rows: Row[] = [
     {
       scenario: s2,
       figure: `naive baseline (own GET every 5 s), calls per pod; all RUNNING after ${short.seconds} s`,
@@ -91,5 +90,3 @@ async function run() {
   ];
   return { results: { apiCallsBaseline: results }, rows };
 }
-
-module.exports = { run };

@@ -1,61 +1,73 @@
-"use strict";
 /** Small helpers shared by the scenarios: emulator processes, /proc readings, request logs. */
-const { spawn } = require("node:child_process");
-const fs = require("node:fs");
-const path = require("node:path");
+import { spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { EmulatorControl, LoggedRequest, Timings } from "../../emulator";
+import type { EmulatorReady } from "../../emulator/options";
+import { REPO_ROOT } from "./root";
 
-const REPO_ROOT = path.resolve(__dirname, "../..");
-const dist = (p) => path.join(REPO_ROOT, "dist", p);
+export { REPO_ROOT };
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A file of the built package (`dist/`), which scripts/bench.sh has just built. */
+export const dist = (p: string): string => path.join(REPO_ROOT, "dist", p);
 
-function median(values) {
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** Rounds for the record, so the JSON does not carry noise digits. */
-const round = (value, digits = 2) => (value === undefined || value === null ? value : Number(value.toFixed(digits)));
+export function round(value: number, digits?: number): number;
+export function round(value: number | undefined, digits?: number): number | undefined;
+export function round(value: number | undefined, digits = 2): number | undefined {
+  return value === undefined || value === null ? value : Number(value.toFixed(digits));
+}
 
-function log(message) {
+export function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
 }
 
 /** Stage durations of the fleet scenarios (issue #7): 2 s provisioning, 2 s starting, 2 s sandbox creating. */
-const FLEET_TIMINGS = { podProvisioningMs: 2000, podStartingMs: 2000, sandboxCreatingMs: 2000 };
-const ZERO_TIMINGS = { podProvisioningMs: 0, podStartingMs: 0, sandboxCreatingMs: 0 };
+export const FLEET_TIMINGS: Partial<Timings> = { podProvisioningMs: 2000, podStartingMs: 2000, sandboxCreatingMs: 2000 };
+export const ZERO_TIMINGS: Partial<Timings> = { podProvisioningMs: 0, podStartingMs: 0, sandboxCreatingMs: 0 };
 /** What provisioning must take whatever the tool: provisioning + starting of one pod. */
-const UNAVOIDABLE_SECONDS = (FLEET_TIMINGS.podProvisioningMs + FLEET_TIMINGS.podStartingMs) / 1000;
+export const UNAVOIDABLE_SECONDS = (FLEET_TIMINGS.podProvisioningMs! + FLEET_TIMINGS.podStartingMs!) / 1000;
 
 /** Plenty of room for CPU pods and sandboxes in the default fixture's US-TX-3 pool. */
-async function raiseCpuCapacity(control, vcpus = 4096) {
+export async function raiseCpuCapacity(control: EmulatorControl, vcpus = 4096): Promise<void> {
   await control.setCapacity({ dataCenterId: "US-TX-3", cpuFlavorId: "cpu3c", available: vcpus });
 }
 
 /** Emulator processes still running, ended if the bench exits early. */
-const children = new Set();
+const children = new Set<ChildProcess>();
 process.on("exit", () => {
   for (const child of children) child.kill("SIGTERM");
 });
+
+export interface EmulatorProcess extends EmulatorReady {
+  close(): Promise<void>;
+}
 
 /**
  * `node dist/emulator/bin.js` as a process of its own; resolves once it listens, with what its
  * `--print json` line says (url, apiKey, adminToken, pid, ...). Its start-up lines go to stderr,
  * kept only to explain an early exit.
  */
-function startEmulatorProcess(args = []) {
+export function startEmulatorProcess(args: string[] = []): Promise<EmulatorProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [dist("emulator/bin.js"), "--port", "0", "--print", "json", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     children.add(child);
     child.once("exit", () => children.delete(child));
     let text = "";
     let stderr = "";
-    const onExit = (code) => reject(new Error(`emulator exited (${code}) before listening: ${stderr}`));
+    const onExit = (code: number | null) => reject(new Error(`emulator exited (${code}) before listening: ${stderr}`));
     child.once("exit", onExit);
-    const onStderr = (chunk) => (stderr += chunk);
+    const onStderr = (chunk: Buffer) => (stderr += chunk);
     child.stderr.on("data", onStderr);
-    child.stdout.on("data", (chunk) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       text += chunk;
       const newline = text.indexOf("\n");
       if (newline < 0) return;
@@ -64,11 +76,11 @@ function startEmulatorProcess(args = []) {
       child.stdout.resume();
       child.stderr.off("data", onStderr);
       child.stderr.resume();
-      const ready = JSON.parse(text.slice(0, newline));
+      const ready = JSON.parse(text.slice(0, newline)) as EmulatorReady;
       resolve({
         ...ready,
         close: () =>
-          new Promise((done) => {
+          new Promise<void>((done) => {
             if (child.exitCode !== null) return done();
             child.once("exit", () => done());
             child.kill("SIGTERM");
@@ -78,20 +90,25 @@ function startEmulatorProcess(args = []) {
   });
 }
 
+export interface Memory {
+  rssMb: number;
+  hwmMb: number;
+}
+
 /** VmRSS and VmHWM (peak) of a process in MB, or undefined once it is gone. */
-function memoryOf(pid) {
-  let status;
+export function memoryOf(pid: number): Memory | undefined {
+  let status: string;
   try {
     status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   } catch {
     return undefined;
   }
-  const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
   return { rssMb: kb("VmRSS") / 1024, hwmMb: kb("VmHWM") / 1024 };
 }
 
 /** The parent pid from /proc/<pid>/stat (the command name may hold spaces and parentheses). */
-function parentOf(pid) {
+function parentOf(pid: number): number | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
@@ -100,8 +117,8 @@ function parentOf(pid) {
   }
 }
 
-function isDescendant(pid, ancestor) {
-  for (let p = pid, hops = 0; p && p > 1 && hops < 64; p = parentOf(p), hops++) {
+function isDescendant(pid: number, ancestor: number): boolean {
+  for (let p: number | undefined = pid, hops = 0; p && p > 1 && hops < 64; p = parentOf(p), hops++) {
     if (p === ancestor) return true;
   }
   return false;
@@ -111,8 +128,8 @@ function isDescendant(pid, ancestor) {
  * Pids of this process's descendants whose command line contains `needle` (other work on the
  * machine, such as a CI run of the same project, is never counted).
  */
-function findProcesses(needle) {
-  const pids = [];
+export function findProcesses(needle: string): number[] {
+  const pids: number[] = [];
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
@@ -131,38 +148,37 @@ function findProcesses(needle) {
  * The operation of a request log entry: `GET /v2/pods/{id}`, `POST /v2/sandboxes`, ... (ids
  * replaced so entries group by operation).
  */
-function operationOf(entry) {
+export function operationOf(entry: Pick<LoggedRequest, "method" | "path">): string {
   const p = entry.path.replace(/^(\/v2\/(?:pods|sandboxes))\/[^/]+/, "$1/{id}");
   return `${entry.method} ${p}`;
 }
 
 /** Counts of a request log by operation, keys sorted (deterministic JSON). */
-function countByOperation(requests) {
-  const counts = {};
+export function countByOperation(requests: Array<Pick<LoggedRequest, "method" | "path">>): Record<string, number> {
+  const counts: Record<string, number> = {};
   for (const entry of requests) counts[operationOf(entry)] = (counts[operationOf(entry)] ?? 0) + 1;
   return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-/** Total of the operations whose key starts with one of the prefixes. */
-function sumOps(counts, test) {
+/** Total of the operations whose key passes `test`. */
+export function sumOps(counts: Record<string, number>, test: (operation: string) => boolean): number {
   return Object.entries(counts).reduce((sum, [op, n]) => (test(op) ? sum + n : sum), 0);
 }
 
-module.exports = {
-  REPO_ROOT,
-  dist,
-  sleep,
-  median,
-  round,
-  log,
-  FLEET_TIMINGS,
-  ZERO_TIMINGS,
-  UNAVOIDABLE_SECONDS,
-  raiseCpuCapacity,
-  startEmulatorProcess,
-  memoryOf,
-  findProcesses,
-  operationOf,
-  countByOperation,
-  sumOps,
-};
+/** One row of the printed table (and of results/latest.json's `table`). */
+export interface Row {
+  scenario: string;
+  figure: string;
+  value: string;
+  reference?: string;
+  ratio?: number | null;
+  goal?: string;
+  /** null: recorded, no goal. */
+  met: boolean | null;
+}
+
+/** What a scenario returns: its part of the results file, and its rows. */
+export interface ScenarioResult {
+  results: Record<string, unknown>;
+  rows: Row[];
+}

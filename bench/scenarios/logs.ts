@@ -1,4 +1,3 @@
-"use strict";
 /**
  * Scenario 5: log-stream throughput of the SDK (`client.sandboxes.logs`, an async iterator over
  * SSE with eventsource-parser, zod-validated lines and Last-Event-ID resume) beside the
@@ -20,17 +19,19 @@
  * Every read checks its ids strictly increasing and identical, id for id, to every other read
  * of the same lines (no line lost or repeated).
  */
-const { dist, log, median, round, sleep, startEmulatorProcess } = require("../lib/common");
+import { EmulatorControl } from "../../emulator";
+import { ComputeClient, type LogStreamOptions } from "../../sdk";
+import { log, median, round, sleep, startEmulatorProcess, type Row, type ScenarioResult } from "../lib/common";
 
 const LINES = 50000;
 const ROUNDS = 7;
 const LIVE_SECONDS = 10;
 const LIVE_LINES = 9000; // fewer than the ~10 000 that 10 s of clock make due
 
-function integrity(ids, reference) {
+function integrity(ids: string[], reference?: string[]) {
   let increasing = true;
   for (let i = 1; i < ids.length; i++) {
-    if (!(ids[i].length === ids[i - 1].length && ids[i] > ids[i - 1])) {
+    if (!(ids[i]!.length === ids[i - 1]!.length && ids[i]! > ids[i - 1]!)) {
       increasing = false;
       break;
     }
@@ -47,10 +48,12 @@ function integrity(ids, reference) {
  * line (connect, and the emulator computing and writing the backfill) is reported apart.
  */
 class Clocks {
-  constructor() {
-    this.startedAt = performance.now();
-  }
-  line(index, count) {
+  readonly startedAt = performance.now();
+  firstAt = 0;
+  lastAt = 0;
+  cpuFirst: NodeJS.CpuUsage = { user: 0, system: 0 };
+  cpuLast: NodeJS.CpuUsage = { user: 0, system: 0 };
+  line(index: number, count: number): void {
     if (index === 0) {
       this.firstAt = performance.now();
       this.cpuFirst = process.cpuUsage();
@@ -60,7 +63,7 @@ class Clocks {
       this.cpuLast = process.cpuUsage(this.cpuFirst);
     }
   }
-  summary(count) {
+  summary(count: number): ReadSummary {
     const seconds = (this.lastAt - this.firstAt) / 1000;
     return {
       linesPerSecond: (count - 1) / seconds,
@@ -71,19 +74,26 @@ class Clocks {
   }
 }
 
+interface ReadSummary {
+  linesPerSecond: number;
+  firstLineMs: number;
+  cpuMicrosPerLine: number;
+  lastAt: number;
+}
+type Read = ReadSummary & { ids: string[] };
+
 async function main() {
   const emulator = await startEmulatorProcess(["--profile", "fast", "--log-interval-ms", "1", "--sandbox-creating-ms", "0", "--freeze-clock", "now"]);
-  const { EmulatorControl } = require(dist("emulator"));
-  const { ComputeClient } = require(dist("sdk"));
   const { EventSource } = await import("eventsource");
   const control = new EmulatorControl(emulator.url, emulator.adminToken);
   const client = new ComputeClient({ baseUrl: emulator.url, apiKey: emulator.apiKey });
-  const authFetch = (input, init) => fetch(input, { ...init, headers: { ...init?.headers, authorization: `Bearer ${emulator.apiKey}` } });
+  const authFetch = (input: string | URL | Request, init?: RequestInit) =>
+    fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), authorization: `Bearer ${emulator.apiKey}` } });
 
   /** The SDK's iterator; `options` are its stream options. */
-  const sdkRead = async (id, options, count) => {
+  const sdkRead = async (id: string, options: LogStreamOptions, count: number): Promise<Read> => {
     const clocks = new Clocks();
-    const ids = [];
+    const ids: string[] = [];
     for await (const event of client.sandboxes.logs(id, { follow: true, ...options })) {
       clocks.line(ids.length, count);
       ids.push(event.ts);
@@ -93,10 +103,10 @@ async function main() {
   };
 
   /** The eventsource package on the same URL; `query` is the same options as query parameters. */
-  const eventSourceRead = (id, query, count) =>
-    new Promise((resolve, reject) => {
+  const eventSourceRead = (id: string, query: Record<string, string>, count: number) =>
+    new Promise<Read>((resolve, reject) => {
       const clocks = new Clocks();
-      const ids = [];
+      const ids: string[] = [];
       const es = new EventSource(`${emulator.url}/v2/sandboxes/${encodeURIComponent(id)}/logs?${new URLSearchParams(query)}`, { fetch: authFetch });
       es.onmessage = (event) => {
         // close() does not stop the events already parsed from the same chunk: ignore them.
@@ -109,7 +119,7 @@ async function main() {
           resolve({ ids, ...clocks.summary(count) });
         }
       };
-      es.onerror = (error) => {
+      es.onerror = (error: { message?: string }) => {
         es.close();
         reject(new Error(`eventsource: ${error.message ?? "stream error"}`));
       };
@@ -132,11 +142,11 @@ async function main() {
       await sdkRead(sandbox.id, { since }, LINES);
       await eventSourceRead(sandbox.id, { since }, LINES);
     }
-    const samples = { sdk: [], eventsource: [] };
-    let reference;
-    const checks = [];
+    const samples: Record<"sdk" | "eventsource", Read[]> = { sdk: [], eventsource: [] };
+    let reference: string[] | undefined;
+    const checks: Array<{ reader: string; round: number } & ReturnType<typeof integrity>> = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? ["sdk", "eventsource"] : ["eventsource", "sdk"];
+      const order = round % 2 === 0 ? (["sdk", "eventsource"] as const) : (["eventsource", "sdk"] as const);
       for (const reader of order) {
         const result = reader === "sdk" ? await sdkRead(sandbox.id, { since }, LINES) : await eventSourceRead(sandbox.id, { since }, LINES);
         reference ??= result.ids;
@@ -158,7 +168,7 @@ async function main() {
     const [liveSdk, liveEs] = await both;
     const liveCheckSdk = integrity(liveSdk.ids);
     const liveCheckEs = integrity(liveEs.ids, liveSdk.ids);
-    const liveRate = (r) => LIVE_LINES / ((r.lastAt - advancedAt) / 1000);
+    const liveRate = (r: Read) => LIVE_LINES / ((r.lastAt - advancedAt) / 1000);
     log(
       `live: sdk ${liveRate(liveSdk).toFixed(0)} lines/s ${liveCheckSdk.ok ? "ok" : "NOT OK"}, eventsource ${liveRate(liveEs).toFixed(0)} lines/s ` +
         `${liveCheckEs.ok ? "ok" : "NOT OK"} (${LIVE_LINES} lines each, paced by the emulator)`,
@@ -177,7 +187,7 @@ async function main() {
         samples: samples.sdk.map((s) => round(s.linesPerSecond, 0)),
       },
       eventsource: {
-        package: `eventsource@${require("eventsource/package.json").version}`,
+        package: `eventsource@${(require("eventsource/package.json") as { version: string }).version}`,
         linesPerSecond: round(esRate, 0),
         cpuMicrosPerLine: round(median(samples.eventsource.map((s) => s.cpuMicrosPerLine)), 2),
         firstLineMs: round(median(samples.eventsource.map((s) => s.firstLineMs)), 0),
@@ -200,10 +210,10 @@ async function main() {
   }
 }
 
-async function run() {
+export async function run(): Promise<ScenarioResult> {
   const r = await main();
   const s5 = "5 Log streaming";
-  const rows = [
+  const rows: Row[] = [
     {
       scenario: s5,
       figure: `SDK iterator, ${LINES} lines of a live stream (median of ${ROUNDS}; ${r.sdk.cpuMicrosPerLine} µs CPU/line)`,
@@ -223,5 +233,3 @@ async function run() {
   ];
   return { results: { logStreaming: r }, rows };
 }
-
-module.exports = { run };

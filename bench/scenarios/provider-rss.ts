@@ -1,4 +1,3 @@
-"use strict";
 /**
  * Scenario 7: peak memory of the dynamic-provider process (`node …/@pulumi/pulumi/cmd/
  * dynamic-provider/index.js`, started by the engine through pulumi-resource-pulumi-nodejs) while
@@ -8,15 +7,21 @@
  * the peak of the process. The program's process (`…/@pulumi/pulumi/cmd/run/index.js`) is
  * sampled the same way, for reference.
  */
-const { fleetContext } = require("../lib/fleet-context");
-const { FLEET_TIMINGS, findProcesses, log, memoryOf, round } = require("../lib/common");
+import { fleetContext } from "../lib/fleet-context";
+import { FLEET_TIMINGS, findProcesses, log, memoryOf, round, type Row, type ScenarioResult } from "../lib/common";
 
 const PODS = 100;
 const SANDBOXES = 100;
 
 /** Samples the peak memory of every process whose command line contains `needle`. */
-function sampler(needle, intervalMs = 100) {
-  const peaks = new Map();
+interface Peak {
+  rssMb: number;
+  hwmMb: number;
+  samples: number;
+}
+
+function sampler(needle: string, intervalMs = 100): { stop(): Peak[] } {
+  const peaks = new Map<number, Peak>();
   const sample = () => {
     for (const pid of findProcesses(needle)) {
       const mem = memoryOf(pid);
@@ -38,7 +43,7 @@ function sampler(needle, intervalMs = 100) {
   };
 }
 
-async function run() {
+export async function run(): Promise<ScenarioResult> {
   const ctx = await fleetContext();
   await ctx.declare(PODS, SANDBOXES);
   await ctx.resetEmulator(FLEET_TIMINGS);
@@ -50,7 +55,7 @@ async function run() {
   await ctx.stack.destroy();
   if (providerPeaks.length === 0) throw new Error("no dynamic-provider process was seen during the up");
 
-  const peakOf = (peaks) => Math.max(...peaks.map((p) => Math.max(p.rssMb, p.hwmMb)));
+  const peakOf = (peaks: Peak[]) => Math.max(...peaks.map((p) => Math.max(p.rssMb, p.hwmMb)));
   const providerPeak = peakOf(providerPeaks);
   const programPeak = programPeaks.length ? peakOf(programPeaks) : undefined;
   log(`${PODS + SANDBOXES} resources: up ${up.seconds.toFixed(1)} s, provider process peak RSS ${providerPeak.toFixed(0)} MB, program ${programPeak?.toFixed(0)} MB`);
@@ -66,7 +71,7 @@ async function run() {
     providerSamples: providerPeaks.reduce((s, p) => s + p.samples, 0),
     programPeakRssMb: round(programPeak, 0),
   };
-  const rows = [
+  const rows: Row[] = [
     {
       scenario: "7 Provider process",
       figure: `dynamic-provider peak RSS, ${PODS} pods + ${SANDBOXES} sandboxes, --parallel ${PODS + SANDBOXES} (program process: ${record.programPeakRssMb} MB)`,
@@ -77,5 +82,3 @@ async function run() {
   ];
   return { results: { providerProcess: record }, rows };
 }
-
-module.exports = { run };

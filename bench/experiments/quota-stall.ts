@@ -1,4 +1,3 @@
-"use strict";
 /**
  * Experiment behind the note on binding quotas in docs/benchmarks.md (scenario 3): the
  * provider's code path without the engine — 30 CPU pods created with the SDK and awaited with
@@ -10,21 +9,20 @@
  * off (lowWaterFraction 0), which is slower still (the polls use up the second window and the
  * last one waits for the third), so removing the spreading alone is not the fix.
  *
- *   node bench/experiments/quota-stall.js      (after `npm run build`)
+ *   node dist/bench/experiments/quota-stall.js      (after `npm run build`)
  */
-const { createHash } = require("node:crypto");
-const path = require("node:path");
-const dist = (p) => path.join(__dirname, "../../dist", p);
-const { startEmulator, EmulatorControl } = require(dist("emulator"));
-const { ComputeClient } = require(dist("sdk"));
-const { RateLimiter } = require(dist("sdk/rate-limit"));
+import { createHash } from "node:crypto";
+import { EmulatorControl, startEmulator } from "../../emulator";
+import { ComputeClient } from "../../sdk";
+import { RateLimiter } from "../../sdk/rate-limit";
 
-async function once(lowWaterFraction) {
+async function once(lowWaterFraction: number | undefined): Promise<void> {
   const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true, timings: { podProvisioningMs: 6000, podStartingMs: 2000 } });
   const control = new EmulatorControl(emulator.url, emulator.adminToken);
   if (lowWaterFraction !== undefined) {
     // The SDK's process-wide limiter registry: put a differently tuned limiter in first.
-    const registry = (globalThis[Symbol.for("pulumi-compute.rate-limiters")] ??= new Map());
+    const slot = globalThis as unknown as Record<symbol, Map<string, RateLimiter> | undefined>;
+    const registry = (slot[Symbol.for("pulumi-compute.rate-limiters")] ??= new Map());
     registry.set(createHash("sha256").update(`${emulator.url}\n${emulator.apiKey}\n`).digest("hex"), new RateLimiter({ lowWaterFraction }));
   }
   await control.updateAccount("acct_dev", { rateLimits: { minute: 20, hour: 1_000_000, day: 10_000_000 } });
@@ -42,7 +40,7 @@ async function once(lowWaterFraction) {
   );
   const seconds = (performance.now() - t0) / 1000;
   const requests = await control.requests();
-  const first = Date.parse(requests[0].time);
+  const first = Date.parse(requests[0]!.time);
   const timeline = requests.map((r) => `${((Date.parse(r.time) - first) / 1000).toFixed(1)} ${r.method === "POST" ? "create" : "poll"}`);
   process.stdout.write(
     `lowWaterFraction ${lowWaterFraction ?? "0.1 (as built)"}: all RUNNING after ${seconds.toFixed(1)} s, ${requests.length} calls, ` +
@@ -55,7 +53,7 @@ async function once(lowWaterFraction) {
 (async () => {
   await once(undefined);
   await once(0);
-})().catch((error) => {
+})().catch((error: Error) => {
   process.stderr.write(`${error.stack ?? error}\n`);
   process.exit(1);
 });

@@ -1,4 +1,3 @@
-"use strict";
 /**
  * Scenario 6: the emulator under load. It runs as a process of its own (`dist/emulator/bin.js`,
  * state in memory); 1000 CPU pods are stored through the API (capacity raised, the account
@@ -7,17 +6,18 @@
  * the 1000 ids. RSS comes from /proc/<pid>/status of the emulator: VmRSS after the load and
  * VmHWM (the peak of the whole run, creates included).
  */
-const autocannon = require("autocannon");
-const { Pool } = require("undici");
-const { dist, log, memoryOf, raiseCpuCapacity, round, startEmulatorProcess } = require("../lib/common");
+import autocannon from "autocannon";
+import { Pool } from "undici";
+import { EmulatorControl } from "../../emulator";
+import { log, memoryOf, raiseCpuCapacity, round, startEmulatorProcess, type EmulatorProcess, type Memory, type Row, type ScenarioResult } from "../lib/common";
 
 const PODS = 1000;
 const DURATION_SECONDS = 10;
 const CONNECTIONS = 10;
 
-async function createPods(emulator, count, concurrency = 16) {
+async function createPods(emulator: EmulatorProcess, count: number, concurrency = 16): Promise<string[]> {
   const pool = new Pool(emulator.url, { connections: concurrency });
-  const ids = [];
+  const ids: string[] = [];
   let next = 0;
   try {
     await Promise.all(
@@ -30,7 +30,7 @@ async function createPods(emulator, count, concurrency = 16) {
             headers: { authorization: `Bearer ${emulator.apiKey}`, "content-type": "application/json" },
             body: JSON.stringify({ name: `load-pod-${i}`, image: "alpine:3.20", cpu: { id: "cpu3c", vcpuCount: 2 } }),
           });
-          const body = await response.body.json();
+          const body = (await response.body.json()) as { id: string };
           if (response.statusCode !== 201) throw new Error(`create ${i}: ${response.statusCode} ${JSON.stringify(body)}`);
           ids.push(body.id);
         }
@@ -42,16 +42,22 @@ async function createPods(emulator, count, concurrency = 16) {
   return ids.sort();
 }
 
-async function run() {
+/** Memory of the emulator's process, which must still run. */
+function memoryOfLive(pid: number): Memory {
+  const memory = memoryOf(pid);
+  if (!memory) throw new Error(`the emulator (pid ${pid}) is gone`);
+  return memory;
+}
+
+export async function run(): Promise<ScenarioResult> {
   const emulator = await startEmulatorProcess(["--profile", "fast"]);
-  const { EmulatorControl } = require(dist("emulator"));
   const control = new EmulatorControl(emulator.url, emulator.adminToken);
   try {
     await raiseCpuCapacity(control, 4 * PODS);
     await control.updateAccount("acct_dev", { exempt: true, balance: 1_000_000 });
-    const idle = memoryOf(emulator.pid);
+    const idle = memoryOfLive(emulator.pid);
     const ids = await createPods(emulator, PODS);
-    const stored = memoryOf(emulator.pid);
+    const stored = memoryOfLive(emulator.pid);
     log(`emulator (pid ${emulator.pid}): ${ids.length} pods stored, RSS ${stored.rssMb.toFixed(0)} MB; ${DURATION_SECONDS} s of GET /v2/pods/{id}, ${CONNECTIONS} connections`);
 
     let i = 0;
@@ -63,11 +69,11 @@ async function run() {
       requests: [
         {
           method: "GET",
-          setupRequest: (request) => ({ ...request, path: `/v2/pods/${ids[i++ % ids.length]}` }),
+          setupRequest: (request: Record<string, unknown>) => ({ ...request, path: `/v2/pods/${ids[i++ % ids.length]}` }),
         },
       ],
     });
-    const after = memoryOf(emulator.pid);
+    const after = memoryOfLive(emulator.pid);
     const rps = result.requests.average;
     log(`${rps.toFixed(0)} requests/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}; RSS ${after.rssMb.toFixed(0)} MB, peak ${after.hwmMb.toFixed(0)} MB`);
 
@@ -75,7 +81,7 @@ async function run() {
       podsStored: ids.length,
       durationSeconds: DURATION_SECONDS,
       connections: CONNECTIONS,
-      tool: `autocannon@${require("autocannon/package.json").version}`,
+      tool: `autocannon@${(require("autocannon/package.json") as { version: string }).version}`,
       requestsPerSecond: round(rps, 0),
       totalRequests: result.requests.total,
       latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
@@ -85,7 +91,7 @@ async function run() {
       rssMb: { idle: round(idle.rssMb, 0), with1000Pods: round(stored.rssMb, 0), afterLoad: round(after.rssMb, 0), peak: round(after.hwmMb, 0) },
     };
     const s6 = "6 Emulator";
-    const rows = [
+    const rows: Row[] = [
       {
         scenario: s6,
         figure: `GET /v2/pods/{id}, ${PODS} pods stored, ${CONNECTIONS} connections, ${DURATION_SECONDS} s (p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx})`,
@@ -106,5 +112,3 @@ async function run() {
     await emulator.close();
   }
 }
-
-module.exports = { run };

@@ -1,4 +1,3 @@
-"use strict";
 /**
  * Scenarios 1 (fleet up), 2 (API calls, the provider's side) and 4 (state size): one stack of
  * 40 CPU pods and 40 sandboxes against the in-process emulator.
@@ -11,9 +10,11 @@
  * then once at the engine's default parallelism (4 × GOMAXPROCS), which users get unless they
  * pass `--parallel` or set PULUMI_PARALLEL.
  */
-const os = require("node:os");
-const { fleetContext } = require("../lib/fleet-context");
-const { FLEET_TIMINGS, UNAVOIDABLE_SECONDS, ZERO_TIMINGS, countByOperation, log, median, round, sumOps } = require("../lib/common");
+import * as os from "node:os";
+import type { LoggedRequest, Timings } from "../../emulator";
+import { fleetContext } from "../lib/fleet-context";
+import { FLEET_TIMINGS, UNAVOIDABLE_SECONDS, ZERO_TIMINGS, countByOperation, log, median, round, sumOps, type Row, type ScenarioResult } from "../lib/common";
+import type { Deployment } from "../lib/stack";
 
 const PODS = 40;
 const SANDBOXES = 40;
@@ -21,7 +22,19 @@ const POD_TYPE = "pulumi-nodejs:dynamic/compute:Pod";
 const SANDBOX_TYPE = "pulumi-nodejs:dynamic/compute:Sandbox";
 
 /** Calls per pod and per sandbox from one up's request log. */
-function callsOf(requests, pods, sandboxes) {
+export interface Calls {
+  total: number;
+  byOperation: Record<string, number>;
+  podCalls: number;
+  sandboxCalls: number;
+  otherCalls: number;
+  perPod: number;
+  perSandbox: number;
+  perResource: number;
+  status429: number;
+}
+
+export function callsOf(requests: LoggedRequest[], pods: number, sandboxes: number): Calls {
   const byOperation = countByOperation(requests);
   const podCalls = sumOps(byOperation, (op) => / \/v2\/pods(\/|$)/.test(op));
   const sandboxCalls = sumOps(byOperation, (op) => / \/v2\/sandboxes(\/|$)/.test(op));
@@ -39,13 +52,13 @@ function callsOf(requests, pods, sandboxes) {
   };
 }
 
-function stateSize(deployment, stateFileBytes) {
+function stateSize(deployment: Deployment, stateFileBytes: number | undefined) {
   const resources = deployment.resources ?? [];
   const managed = resources.filter((r) => r.type === POD_TYPE || r.type === SANDBOX_TYPE);
-  const bytes = (value) => Buffer.byteLength(JSON.stringify(value), "utf8");
-  const avg = (list) => (list.length ? list.reduce((s, r) => s + bytes(r), 0) / list.length : 0);
+  const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), "utf8");
+  const avg = (list: unknown[]) => (list.length ? list.reduce((s: number, r) => s + bytes(r), 0) / list.length : 0);
   let providerBytes = 0;
-  let providerText;
+  let providerText: string | undefined;
   for (const r of managed) {
     for (const side of [r.inputs, r.outputs]) {
       const text = side?.__provider;
@@ -68,13 +81,13 @@ function stateSize(deployment, stateFileBytes) {
   };
 }
 
-async function run({ repeats }) {
+export async function run({ repeats }: { repeats: number }): Promise<ScenarioResult> {
   const ctx = await fleetContext();
   const { control, stack } = ctx;
   const parallel = PODS + SANDBOXES;
   const defaultParallel = os.availableParallelism() * 4;
 
-  const timedUp = async (label, timings, upParallel) => {
+  const timedUp = async (label: string, timings: Partial<Timings>, upParallel: number | undefined) => {
     await ctx.resetEmulator(timings);
     const up = await stack.up({ parallel: upParallel });
     const requests = await control.requests();
@@ -83,9 +96,9 @@ async function run({ repeats }) {
   };
 
   await ctx.declare(PODS, SANDBOXES);
-  const floors = [];
-  const fleets = [];
-  let stateRecord;
+  const floors: number[] = [];
+  const fleets: Array<{ seconds: number; calls: Calls }> = [];
+  let stateRecord: ReturnType<typeof stateSize> | undefined;
   for (let i = 0; i < repeats; i++) {
     const floor = await timedUp(`floor #${i + 1} (zero stage durations, --parallel ${parallel})`, ZERO_TIMINGS, parallel);
     floors.push(floor.seconds);
@@ -128,7 +141,7 @@ async function run({ repeats }) {
       ratio: round(ratioDefault, 3),
     },
   };
-  const roundCalls = (c) => ({
+  const roundCalls = (c: Calls) => ({
     ...c,
     perPod: round(c.perPod, 3),
     perSandbox: round(c.perSandbox, 3),
@@ -139,6 +152,7 @@ async function run({ repeats }) {
     providerPerRun: fleets.map((f) => round(f.calls.perPod, 3)),
     providerAtDefaultParallelism: roundCalls(callsDefault),
   };
+  if (!stateRecord) throw new Error("no repeat ran (--repeats must be at least 1)");
   const state = {
     ...stateRecord,
     deploymentBytesPerResource: round(stateRecord.deploymentBytesPerResource, 0),
@@ -149,7 +163,7 @@ async function run({ repeats }) {
   };
 
   const s1 = "1 Fleet up";
-  const rows = [
+  const rows: Row[] = [
     {
       scenario: s1,
       figure: `pulumi up, ${PODS} pods + ${SANDBOXES} sandboxes, --parallel ${parallel} (median of ${repeats})`,
@@ -220,5 +234,3 @@ async function run({ repeats }) {
   );
   return { results: { fleetUp, apiCalls, stateSize: state }, rows };
 }
-
-module.exports = { run, callsOf };

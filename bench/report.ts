@@ -1,28 +1,38 @@
-"use strict";
 /**
  * Renders bench/results/latest.json as the Markdown that docs/benchmarks.md holds between its
  * `<!-- figures:start -->` and `<!-- figures:end -->` markers.
  *
- *   node bench/report.js            print it
- *   node bench/report.js --write    replace the block in docs/benchmarks.md
+ *   node dist/bench/report.js            print it
+ *   node dist/bench/report.js --write    replace the block in docs/benchmarks.md
  *
  * `npm run bench` never edits the docs by itself: a run on a busy machine should not replace
  * the record without someone looking at it.
  */
-const fs = require("node:fs");
-const path = require("node:path");
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { REPO_ROOT } from "./lib/root";
 
-const RESULTS = path.join(__dirname, "results", "latest.json");
-const DOC = path.join(__dirname, "..", "docs", "benchmarks.md");
+const RESULTS = path.join(REPO_ROOT, "bench", "results", "latest.json");
+const DOC = path.join(REPO_ROOT, "docs", "benchmarks.md");
 const START = "<!-- figures:start -->";
 const END = "<!-- figures:end -->";
 
-const cell = (text) => String(text ?? "").replace(/\|/g, "\\|");
+/** What report reads of results/latest.json (written by run.ts). */
+interface ResultsFile {
+  date: string;
+  totalSeconds: number;
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; os: string; loadAverage: { atStart: number; atEnd: number } };
+  versions: { [name: string]: string };
+  table: Array<{ scenario: string; figure: string; measured: string; against: string | null; ratio: number | null; goal: string | null; status: string }>;
+  errors: Array<{ scenario: string; message: string }>;
+}
 
-function render(record) {
+const cell = (text: unknown) => String(text ?? "").replace(/\|/g, "\\|");
+
+function render(record: ResultsFile): string {
   const m = record.machine;
   const v = record.versions;
-  const lines = [];
+  const lines: string[] = [];
   lines.push(`Run of ${record.date.slice(0, 10)} (${record.date}), \`npm run bench\` in ${record.totalSeconds} s (set-up not included).`);
   lines.push("");
   lines.push(
@@ -49,7 +59,7 @@ function render(record) {
 }
 
 function main() {
-  const record = JSON.parse(fs.readFileSync(RESULTS, "utf8"));
+  const record = JSON.parse(fs.readFileSync(RESULTS, "utf8")) as ResultsFile;
   const block = render(record);
   if (!process.argv.includes("--write")) {
     process.stdout.write(`${block}\n`);
