@@ -1,6 +1,6 @@
 /** The typed SDK of the Compute Service REST API v2. */
 export { ComputeClient } from "./client";
-export { ENV, SETTING_NAMES, resolveSettings, type ClientOptions, type ConnectionSettings, type SettingName, type SettingProblem, type SettingsResolution, type SettingsSource } from "./config";
+export { ENV, SETTING_NAMES, fromStackConfig, resolveSettings, type ClientOptions, type ConnectionSettings, type SettingName, type SettingProblem, type SettingsResolution, type SettingsSource } from "./config";
 export * from "./errors";
 export type { LogStreamOptions } from "./logs";
 export {
