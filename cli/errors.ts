@@ -10,7 +10,7 @@
  * A message never carries a stack trace (unless COMPUTE_DEBUG=1) and never the API key.
  */
 import { CommanderError } from "commander";
-import { ApiError, ComputeError, ConfigurationError, ConnectionError, RateLimitError, ValidationError } from "../sdk/errors";
+import { ApiError, ComputeError, RateLimitError } from "../sdk/errors";
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -57,27 +57,18 @@ export function redact(text: string): string {
 
 /** Lines to print on stderr and the exit code for an error thrown while running a command. */
 export function describeFailure(error: unknown): { lines: string[]; exitCode: number } {
-  if (error instanceof CommanderError) {
-    // commander has already printed its message; only the code is left to decide.
-    const ok = error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0;
-    return { lines: [], exitCode: ok ? EXIT_OK : EXIT_USAGE };
-  }
+  // commander has already printed its message (or the help, or the version): only the code is left.
+  if (error instanceof CommanderError) return { lines: [], exitCode: error.exitCode === 0 ? EXIT_OK : EXIT_USAGE };
   if (error instanceof UsageError) {
     const lines = [`error: ${error.message}`];
     if (error.command) lines.push(`(run "${error.command} --help" for usage)`);
     return { lines, exitCode: EXIT_USAGE };
   }
-  if (error instanceof CliConfigError) {
-    return { lines: error.problems.map((p) => `error: ${p}`), exitCode: EXIT_FAILURE };
-  }
-  if (error instanceof CliFailure) return { lines: [`error: ${error.message}`], exitCode: EXIT_FAILURE };
+  if (error instanceof CliConfigError) return { lines: error.problems.map((p) => `error: ${p}`), exitCode: EXIT_FAILURE };
   if (error instanceof ApiError) return { lines: describeApiError(error), exitCode: EXIT_FAILURE };
-  if (error instanceof ValidationError) {
-    return { lines: [`error: ${error.what} is invalid:`, ...error.violations.map((v) => `  - ${v}`)], exitCode: EXIT_FAILURE };
-  }
-  if (error instanceof ConfigurationError || error instanceof ConnectionError || error instanceof ComputeError) {
-    return { lines: [`error: ${error.message}`], exitCode: EXIT_FAILURE };
-  }
+  // Every other SDK error (configuration, validation, connection, unreadable answer, placement)
+  // says it all in its message (a list of violations one per line).
+  if (error instanceof CliFailure || error instanceof ComputeError) return { lines: [`error: ${error.message}`], exitCode: EXIT_FAILURE };
   const message = error instanceof Error ? error.message : String(error);
   return { lines: [`error: unexpected failure: ${message}`, "(set COMPUTE_DEBUG=1 to see where it happened)"], exitCode: EXIT_FAILURE };
 }

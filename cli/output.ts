@@ -64,7 +64,6 @@ export class Printer {
 
 /** YAML text of a value; the `yaml` package is loaded only when YAML is asked for (start-up time). */
 export function toYaml(value: unknown): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { stringify } = require("yaml") as typeof import("yaml");
   return stringify(value, { lineWidth: 0 });
 }

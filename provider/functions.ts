@@ -14,8 +14,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { CpuType, DataCenter, GpuType, HubRepo, Sandbox, SandboxState, Template, stringMap } from "../contract";
-import type { ComputeClient } from "../sdk";
-import { clientFor, stackSettings } from "./runtime/settings";
+import { fromStackConfig, type ComputeClient } from "../sdk";
+import { clientFor } from "./runtime/settings";
 
 /** One function: the SDK's answer to `call` is what `result` reads (a list of them with `listMember`). */
 export interface DataSource<A extends z.ZodObject = z.ZodObject, R extends z.ZodType = z.ZodType, L extends string | undefined = string | undefined> {
@@ -85,7 +85,7 @@ function programClient(): ComputeClient {
   // derived from the key into a secret output. Required here, not imported above: the native
   // plugin loads this module for its table and has no use for the Pulumi program SDK.
   const { runtime } = require("@pulumi/pulumi") as typeof pulumi;
-  return clientFor(stackSettings({ get: (key) => runtime.getConfig(key) }));
+  return clientFor(fromStackConfig({ get: (key) => runtime.getConfig(key) }));
 }
 
 export function getGpuTypes(): Promise<GpuType[]> {

@@ -24,6 +24,15 @@ export const SETTING_NAMES = Object.keys(ENV) as readonly SettingName[];
 /** Settings as one source gives them (options, flags, a stack's configuration): any may be missing or blank. */
 export type SettingsSource = { readonly [K in SettingName]?: string };
 
+/**
+ * The settings a Pulumi stack's configuration gives, under `compute:<setting>` (the package's
+ * namespace): where the provider, the native plugin, a program's functions and the policy pack
+ * look first. `get` reads one key (decrypted).
+ */
+export function fromStackConfig(config: { get(key: string): string | undefined }): SettingsSource {
+  return Object.fromEntries(SETTING_NAMES.map((name) => [name, config.get(`compute:${name}`)]));
+}
+
 /** Settings a client can be made from. */
 export interface ConnectionSettings {
   /** Without a trailing `/` or `/v2`. */

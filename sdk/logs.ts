@@ -100,7 +100,7 @@ export function comparePositions(a: string, b: string): number {
 }
 
 /** `a` is later than `b` (see `comparePositions`). */
-export function isAfter(a: string, b: string): boolean {
+function isAfter(a: string, b: string): boolean {
   return comparePositions(a, b) > 0;
 }
 

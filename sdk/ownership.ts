@@ -118,13 +118,6 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** Whether two marks name the same resource generation (the spec and the label do not count). */
-export function sameOwner(a: string | null | undefined, b: string | null | undefined): boolean {
-  const left = parseOwnerMark(a);
-  const right = parseOwnerMark(b);
-  return left !== undefined && right !== undefined && left.key === right.key;
-}
-
 /** The owner mark of a pod or sandbox as read from the service, if it has one. */
 export function ownerOf(resource: { env?: Record<string, string> | null; labels?: Record<string, string> | null }): ParsedOwnerMark | undefined {
   return parseOwnerMark(resource.env?.[POD_OWNER_ENV] ?? resource.labels?.[SANDBOX_OWNER_LABEL]);

@@ -1,15 +1,14 @@
 /**
  * The plugin's own configuration: `compute:baseUrl`, `compute:apiKey` (secret), `compute:teamId`
  * from the stack config or an explicit provider's inputs, each falling back to its COMPUTE_*
- * environment variable, by the SDK's one rule (`resolveSettings`, through the runtime's
- * `stackSettings`). The fallback is applied when settings are resolved, never written into the
- * provider's inputs: those become the provider resource's state, and an environment key must
- * not land there (nor make every resource diff when CI rotates it).
+ * environment variable, by the SDK's one rule (`fromStackConfig`, `resolveSettings`). The
+ * fallback is applied when settings are resolved, never written into the provider's inputs:
+ * those become the provider resource's state, and an environment key must not land there (nor
+ * make every resource diff when CI rotates it).
  */
-import { ENV, SETTING_NAMES, resolveSettings, type SettingName } from "../../sdk";
+import { ENV, SETTING_NAMES, fromStackConfig, resolveSettings, type SettingName } from "../../sdk";
 import type { CheckFailure } from "../runtime/check-failures";
 import type { Props } from "../runtime/props";
-import { stackSettings } from "../runtime/settings";
 import { isUnknown } from "../runtime/unknowns";
 
 export const CONFIG_KEYS = SETTING_NAMES;
@@ -41,7 +40,7 @@ export function changedSettings(olds: Props, news: Props): ConfigKey[] {
  */
 export function settingsFrom(variables: { get(key: string): string | undefined }, env: NodeJS.ProcessEnv = process.env) {
   const reader = { get: (key: string) => (key.startsWith("compute:") ? variables.get(`compute:config:${key.slice("compute:".length)}`) : undefined) };
-  const resolved = resolveSettings([stackSettings(reader)], env);
+  const resolved = resolveSettings([fromStackConfig(reader)], env);
   // Only what is missing stops Configure (the engine prints `pulumi config set` for it); a
   // malformed URL is reported by the first request's client, with the rest of the rule.
   const missing = resolved.ok ? [] : resolved.problems.filter((p) => p.problem === "missing").map((p) => ({ name: `compute:${p.setting}`, description: DESCRIPTIONS[p.setting] }));

@@ -13,7 +13,7 @@ console.debug = console.error;
 const last = process.argv[process.argv.length - 1];
 const engineAddress = process.argv.length > 2 && last && !last.startsWith("-") ? last : undefined;
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// Required, not imported: an import would be hoisted above the console redirection.
 const { serve } = require("./server") as typeof import("./server");
 
 serve({ engineAddress }).then(

@@ -11,7 +11,8 @@
  */
 import type { Input, Output } from "@pulumi/pulumi";
 import type { EstimateOutcome, PriceList } from "../../contract/estimate";
-import type { ComputeClient, SetAside, Watcher } from "../../sdk";
+import type { ComputeClient, SetAside } from "../../sdk";
+import type { Watcher } from "../../sdk/watch";
 import type { FieldSpec, ValueOf } from "../properties";
 import { dynamicToken as dynamicTokenOf, nativeToken as tokenOf } from "../tokens";
 import type { CheckFailure } from "../runtime/check-failures";

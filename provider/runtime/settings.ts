@@ -1,24 +1,19 @@
 /**
  * Connection settings of the provider process: stack configuration (`compute:baseUrl`,
  * `compute:apiKey`, `compute:teamId`, received by `configure` with secrets decrypted), then the
- * COMPUTE_* environment, by the SDK's one rule (`resolveSettings`). Read at run time in the
- * provider process, so the key is never a resource input, never serialized with the provider
- * and never in state; a key rotated between `up` and `destroy` is simply the one in force when
- * the provider starts.
+ * COMPUTE_* environment, by the SDK's one rule (`fromStackConfig`, `resolveSettings`). Read at
+ * run time in the provider process, so the key is never a resource input, never serialized with
+ * the provider and never in state; a key rotated between `up` and `destroy` is simply the one in
+ * force when the provider starts.
  */
-import { ComputeClient, ConfigurationError, ENV, SETTING_NAMES, bulleted, resolveSettings, type SettingProblem, type SettingsSource } from "../../sdk";
+import { ComputeClient, ConfigurationError, ENV, bulleted, fromStackConfig, resolveSettings, type SettingProblem, type SettingsSource } from "../../sdk";
 
 const SETTINGS = Symbol.for("pulumi-compute.provider.settings");
 
 type ConfigReader = { get(key: string): string | undefined };
 
-/** The settings a stack's configuration gives, under their keys `compute:<setting>`. */
-export function stackSettings(config: ConfigReader): SettingsSource {
-  return Object.fromEntries(SETTING_NAMES.map((name) => [name, config.get(`compute:${name}`)]));
-}
-
 export function configure(config: ConfigReader): void {
-  (globalThis as Record<symbol, unknown>)[SETTINGS] = stackSettings(config);
+  (globalThis as Record<symbol, unknown>)[SETTINGS] = fromStackConfig(config);
 }
 
 /** A settings problem as a stack's user fixes it: the `pulumi config set` to run, or the variable to set. */

@@ -176,7 +176,6 @@ export function useEmulator(options: import("../../emulator").EmulatorOptions = 
   const session = {} as EmulatorSession;
   let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { startEmulator, EmulatorControl } = require("../../emulator") as typeof import("../../emulator");
     const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true, ...options });
     close = emulator.close;

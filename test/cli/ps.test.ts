@@ -4,7 +4,8 @@
  * Expected totals are computed here from what the API reports, never written down.
  */
 import { parse as parseYaml } from "yaml";
-import { ComputeClient, ownerMark, POD_OWNER_ENV, SANDBOX_OWNER_LABEL, withSpec, type Pod, type Sandbox } from "../../sdk";
+import { ComputeClient, POD_OWNER_ENV, SANDBOX_OWNER_LABEL, withSpec, type Pod, type Sandbox } from "../../sdk";
+import { ownerMark } from "../../sdk/ownership";
 import { podRow, sandboxRow, totalLine, totalOf } from "../../cli/inventory";
 import { GPU, KEYS } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";

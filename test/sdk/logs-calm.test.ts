@@ -8,7 +8,7 @@
  * test also counts over a short real interval, with nothing replaced.
  */
 import type { ServerResponse } from "node:http";
-import { streamLogs } from "../../sdk";
+import { streamLogs } from "../../sdk/logs";
 import * as retry from "../../sdk/retry";
 import { useLoopback } from "../helpers/loopback";
 

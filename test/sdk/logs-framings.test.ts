@@ -8,8 +8,8 @@
  * A scripted service cuts the connection in the middle of a second and answers the resume either
  * after the cursor (exclusive) or from it (inclusive: the lines at the cursor are sent again).
  */
-import { ComputeClient, streamLogs } from "../../sdk";
-import { comparePositions } from "../../sdk/logs";
+import { ComputeClient } from "../../sdk";
+import { comparePositions, streamLogs } from "../../sdk/logs";
 import { useLoopback, type Loopback } from "../helpers/loopback";
 
 const serve = useLoopback();

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { ConflictError, ConnectionError, NotFoundError, streamLogs } from "../../sdk";
+import { ConflictError, ConnectionError, NotFoundError } from "../../sdk";
+import { streamLogs } from "../../sdk/logs";
 import { inTurn, problem, sendJson, useLoopback } from "../helpers/loopback";
 import { podResponse, sandboxResponse, sleep } from "../helpers/fixtures";
 

@@ -8,7 +8,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 type Schema = Record<string, Json>;
 

@@ -1,4 +1,5 @@
-import { PlacementError, createPodWithPlacement, rankCandidates, type PlacementCandidate } from "../../sdk";
+import { PlacementError, createPodWithPlacement, type PlacementCandidate } from "../../sdk";
+import { rankCandidates } from "../../sdk/placement";
 import type { DataCenter, GpuType } from "../../sdk";
 import { problem, sendJson, useLoopback } from "../helpers/loopback";
 import { podResponse } from "../helpers/fixtures";

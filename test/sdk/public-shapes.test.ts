@@ -21,8 +21,8 @@ import {
   SshKeys,
   Template,
   parseWire,
-  rankCandidates,
 } from "../../sdk";
+import { rankCandidates } from "../../sdk/placement";
 import { factsFromPod } from "../../provider/resources/pod/model";
 import { GPU, podResponse } from "../helpers/fixtures";
 import { UNKNOWN_MEMBER, at, bodiesOf, documentExamples, responseSchemaOf } from "./openapi-bodies";

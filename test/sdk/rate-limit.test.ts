@@ -1,4 +1,4 @@
-import { RateLimiter, parseRateLimitHeaders } from "../../sdk";
+import { RateLimiter, parseRateLimitHeaders } from "../../sdk/rate-limit";
 import { sleep } from "../helpers/fixtures";
 import { problem, sendJson, useLoopback } from "../helpers/loopback";
 

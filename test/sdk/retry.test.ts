@@ -1,4 +1,5 @@
-import { BadRequestError, backoff, parseRetryAfter, retryDelay, RateLimitError, ServerError } from "../../sdk";
+import { BadRequestError, RateLimitError, ServerError } from "../../sdk";
+import { backoff, parseRetryAfter, retryDelay } from "../../sdk/retry";
 import { inTurn, problem, sendJson, useLoopback } from "../helpers/loopback";
 import { podResponse } from "../helpers/fixtures";
 

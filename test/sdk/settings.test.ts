@@ -2,7 +2,7 @@
  * The one settings rule every face applies (SDK options, CLI flags, a stack's configuration):
  * the first non-blank source wins, then the environment; base URL and key are required.
  */
-import { resolveSettings } from "../../sdk/config";
+import { fromStackConfig, resolveSettings } from "../../sdk/config";
 
 const ENV = { COMPUTE_BASE_URL: "http://env.example", COMPUTE_API_KEY: "env-key", COMPUTE_TEAM_ID: "env-team" };
 
@@ -33,5 +33,12 @@ describe("resolveSettings", () => {
     const resolved = resolveSettings([{ baseUrl: "ftp://example.com", apiKey: "secret-key" }], {});
     expect(resolved).toEqual({ ok: false, problems: [{ setting: "baseUrl", problem: "not-http", value: "ftp://example.com" }] });
     expect(JSON.stringify(resolved)).not.toContain("secret-key");
+  });
+});
+
+describe("fromStackConfig", () => {
+  it("reads each setting under the package's namespace, compute:<setting>", () => {
+    const config: Record<string, string> = { "compute:baseUrl": "http://stack.example", "compute:apiKey": "stack-key", "other:apiKey": "not-this" };
+    expect(fromStackConfig({ get: (key) => config[key] })).toEqual({ baseUrl: "http://stack.example", apiKey: "stack-key", teamId: undefined });
   });
 });

@@ -1,5 +1,5 @@
-import { ValidationError, createPodViolations, createSandboxRequestViolations, globalNetworkingRefusal, updatePodViolations } from "../../sdk";
-import { reservedEnvViolations, reservedLabelViolations } from "../../sdk/validate";
+import { ValidationError, createPodViolations, createSandboxRequestViolations, globalNetworkingRefusal } from "../../sdk";
+import { reservedEnvViolations, reservedLabelViolations, updatePodViolations } from "../../sdk/validate";
 import { useLoopback } from "../helpers/loopback";
 
 const serve = useLoopback();
