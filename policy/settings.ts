@@ -5,7 +5,7 @@
  * 3.248 `analyzer_plugin.go`, `constructEnv`). The key is only ever passed to the client: the
  * SDK keeps it out of every message.
  */
-import { ComputeClient, type ClientOptions } from "../sdk";
+import { ComputeClient, fromStackConfig, type ClientOptions } from "../sdk";
 
 function stackConfig(env: NodeJS.ProcessEnv): Record<string, string> {
   try {
@@ -19,7 +19,7 @@ function stackConfig(env: NodeJS.ProcessEnv): Record<string, string> {
 /** The client options from the stack's configuration; what it does not set, the SDK takes from the environment. */
 export function computeSettings(env: NodeJS.ProcessEnv = process.env): ClientOptions {
   const config = stackConfig(env);
-  return { baseUrl: config["compute:baseUrl"], apiKey: config["compute:apiKey"], teamId: config["compute:teamId"], env };
+  return { ...fromStackConfig({ get: (key) => config[key] }), env };
 }
 
 export function policyClient(env: NodeJS.ProcessEnv = process.env): ComputeClient {

@@ -6,17 +6,10 @@
  * changes with the package version, so `diff` notices a new build and the state is updated.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { packageBuild } from "../sdk/version";
 
-/**
- * `name@version` of the installed package, read once at module load. By package name (the
- * package's self-reference; `exports` lists `./package.json`), which finds this package's own
- * manifest from the sources and from `dist/` alike. Only this string is captured by the
- * serialized methods, never the manifest or a module.
- */
-const PROVIDER_BUILD: string = (() => {
-  const manifest = require("pulumi-compute/package.json") as { name: string; version: string };
-  return `${manifest.name}@${manifest.version}`;
-})();
+/** `name@version` of the installed package (sdk/version.ts), read once at module load; only this string is captured by the serialized methods. */
+const PROVIDER_BUILD: string = packageBuild();
 
 type RuntimeModule = typeof import("./runtime");
 

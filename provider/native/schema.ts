@@ -135,7 +135,7 @@ function functionSpec(types: Types, name: string, shape: FunctionShape) {
 
 /** The provider's settings: stack config `compute:<key>`, or an explicit provider's inputs. */
 const SETTINGS: Record<string, PropertySpec> = {
-  baseUrl: { type: "string", description: "The service URL. Default: `COMPUTE_BASE_URL` from the environment, else the service's public URL." },
+  baseUrl: { type: "string", description: "The service URL. Required: without it, `COMPUTE_BASE_URL` from the environment." },
   apiKey: { type: "string", secret: true, description: "The API key. Default: `COMPUTE_API_KEY` from the environment, read on each run (never stored in state)." },
   teamId: { type: "string", description: "The team to act for. Default: `COMPUTE_TEAM_ID` from the environment." },
 };

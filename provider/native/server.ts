@@ -30,7 +30,7 @@ import { functionFor } from "./invoke";
 import { ownerMarkForUrn, parseUrn } from "./owner";
 import { decode, encode, secretNames, UNKNOWN_SENTINELS, withSecrets, type Marks, type Path } from "./properties";
 import { packageSchema } from "./schema";
-import { packageVersion } from "./version";
+import { packageVersion } from "../../sdk/version";
 
 interface Kind {
   handlers: runtime.Handlers;
