@@ -17,6 +17,7 @@ import { startEmulator } from "../../emulator";
 import { sleep } from "../helpers/fixtures";
 import { EmulatorControl } from "../../emulator/control-client";
 import { createEngineStack, engineRoot, REPO_ROOT } from "../../bench/lib/engine";
+import { resourceByToken } from "../../provider/resources";
 
 export { engineRoot, REPO_ROOT };
 
@@ -43,9 +44,8 @@ function pythonPath(dir: string): string[] {
   return [path.join(PYTHON_VENV, "bin")];
 }
 
-/** The resource types of both faces: the dynamic resources and the native plugin's. */
-const POD_TYPES = new Set(["pulumi-nodejs:dynamic/compute:Pod", "compute:index:Pod"]);
-const SANDBOX_TYPES = new Set(["pulumi-nodejs:dynamic/compute:Sandbox", "compute:index:Sandbox"]);
+/** The registry's kind of a state resource of either face (dynamic or native type token). */
+const kindOf = (type: string) => resourceByToken(type)?.kind;
 
 export interface E2EStack {
   stack: Stack;
@@ -213,8 +213,8 @@ export async function createE2EStack(givenName: string, options: { program?: str
       // stack file, read here (ids and types are plaintext in it) rather than through the CLI,
       // which would also decrypt every secret to print it.
       const deployment = latestDeployment(path.join(scratch, "state"), name);
-      const ids = (types: Set<string>) => (deployment.resources ?? []).filter((r) => types.has(r.type) && r.id).map((r) => r.id!).sort();
-      return { pods: ids(POD_TYPES), sandboxes: ids(SANDBOX_TYPES) };
+      const ids = (kind: string) => (deployment.resources ?? []).filter((r) => kindOf(r.type) === kind && r.id).map((r) => r.id!).sort();
+      return { pods: ids("pod"), sandboxes: ids("sandbox") };
     },
     liveIds,
     async cli(args) {

@@ -3,10 +3,22 @@
  * inconsistent in itself would break all of them at once: these are the rules each entry must
  * keep, checked for every entry (a resource added later is checked without a new test).
  */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { RESOURCES, resourceByKind, resourceByToken } from "../../provider/resources";
 import { dynamicToken, nativeToken } from "../../provider/resources/definition";
 import { defaultDiff } from "../../provider/runtime/handlers";
 import * as runtime from "../../provider/runtime";
+
+/** The `### Inputs` part of the `## <resource>` section of docs/provider.md. */
+function documentedInputs(resource: string): string {
+  const lines = readFileSync(path.resolve(__dirname, "../../docs/provider.md"), "utf8").split("\n");
+  const section = lines.indexOf(`## ${resource}`);
+  const inputs = lines.findIndex((line, i) => i > section && line === "### Inputs");
+  if (section < 0 || inputs < 0) return "";
+  const next = lines.findIndex((line, i) => i > inputs && line.startsWith("#"));
+  return lines.slice(inputs + 1, next < 0 ? undefined : next).join("\n");
+}
 
 describe.each(RESOURCES.map((definition) => [definition.name, definition] as const))("%s", (_name, definition) => {
   it("is found by its native and dynamic type tokens and its kind, and has handlers", () => {
@@ -29,6 +41,11 @@ describe.each(RESOURCES.map((definition) => [definition.name, definition] as con
     // Without one, the list decides alone: an input changed is a replace or an update as it says.
     const replaced = Object.entries(definition.inputs).find(([, spec]) => spec.onChange === "replace")?.[0];
     if (replaced) expect(defaultDiff(definition.inputs, { [replaced]: "a" }, { [replaced]: "b" }).replaces).toEqual([replaced]);
+  });
+
+  it("has every input named in the Inputs part of its docs section", () => {
+    const documented = new Set([...documentedInputs(definition.name).matchAll(/`([A-Za-z]+)/g)].map((m) => m[1]));
+    expect(Object.keys(definition.inputs).filter((key) => !documented.has(key))).toEqual([]);
   });
 
   it("waits for a target that is not also a failed state, and never for an ended one", () => {
