@@ -7,6 +7,7 @@
  */
 import type {
   AccountSettings,
+  ApiKeySettings,
   CapacityAnswer,
   CapacityState,
   ClockChange,
@@ -141,6 +142,15 @@ export class EmulatorControl {
 
   account(accountId: string): Promise<AccountRecord> {
     return this.call("GET", `/accounts/${encodeURIComponent(accountId)}`);
+  }
+
+  /** Issues an API key (scopes default to every family); `revokeApiKey` makes a key answer 401. */
+  issueApiKey(key: string, settings: ApiKeySettings): Promise<unknown> {
+    return this.call("PUT", `/api-keys/${encodeURIComponent(key)}`, settings);
+  }
+
+  revokeApiKey(key: string): Promise<unknown> {
+    return this.call("DELETE", `/api-keys/${encodeURIComponent(key)}`);
   }
 
   updateAccount(accountId: string, settings: AccountSettings): Promise<AccountRecord> {

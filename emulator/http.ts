@@ -8,6 +8,7 @@
  * bodies `{title, status, detail, errors?, code?}`. `send` is the only writer of responses; the
  * one exception is the log stream (logs/stream.ts), which owns its socket once started.
  */
+import { randomUUID } from "node:crypto";
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import { httpDate } from "./time";
 
@@ -80,7 +81,8 @@ export const unprocessable = (detail: string, errors?: string[]) => new ApiError
 
 /** Writes a reply: `headers` are the chain's (rate-limit) headers; `Date` is the emulator clock's. */
 export function send(res: ServerResponse, reply: Reply, headers: Headers, now: number): void {
-  const all: Headers = { ...headers, ...reply.headers };
+  // Every answer names itself, so a user can quote it to support (docs/api-contract.md).
+  const all: Headers = { "X-Request-Id": `req_${randomUUID()}`, ...headers, ...reply.headers };
   if (reply.kind === "stream") {
     reply.start(res.req, res, all);
     return;

@@ -105,6 +105,8 @@ export interface ApiErrorFields {
   code?: string;
   request: RequestInfo;
   retryAfterSeconds?: number;
+  /** The service's id of this answer (`X-Request-Id`), when it sends one. */
+  requestId?: string;
 }
 
 /** An HTTP error response (application/problem+json). */
@@ -115,6 +117,7 @@ export class ApiError extends branded(ComputeError, "ApiError") {
   readonly errors: string[];
   readonly code?: string;
   readonly request: RequestInfo;
+  readonly requestId?: string;
 
   constructor(fields: ApiErrorFields) {
     const list = fields.errors?.length ? `\n${bulleted(fields.errors)}` : "";
@@ -125,6 +128,7 @@ export class ApiError extends branded(ComputeError, "ApiError") {
     this.errors = fields.errors ?? [];
     this.code = fields.code;
     this.request = fields.request;
+    this.requestId = fields.requestId;
   }
 }
 
@@ -182,6 +186,7 @@ export function errorFromResponse(
   problem: Partial<Problem> | undefined,
   request: RequestInfo,
   retryAfterSeconds?: number,
+  requestId?: string,
 ): ApiError {
   const ErrorClass = BY_STATUS[status] ?? (status >= 500 ? ServerError : ApiError);
   return new ErrorClass({
@@ -192,6 +197,7 @@ export function errorFromResponse(
     code: typeof problem?.code === "string" ? problem.code : undefined,
     request,
     retryAfterSeconds,
+    requestId,
   });
 }
 

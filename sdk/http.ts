@@ -315,6 +315,7 @@ export class HttpCore {
       this.redact(problem),
       info,
       parseRetryAfter(response.headers["retry-after"], this.serverNow()),
+      header("x-request-id"),
     );
   }
 

@@ -64,6 +64,21 @@ export class Accounts implements ResourceModule {
     this.sessions = new Keyed(fixture.sessions.map(expiring), (s) => s.token);
   }
 
+  /**
+   * Issues (or replaces) an API key, as the console would: the control plane's way to rotate a
+   * key in a test. Kept in memory only; a restore or reset goes back to the fixture's keys.
+   */
+  issueKey(entry: Omit<KeyRecord, "expiresAt">): void {
+    this.apiKeys = new Keyed([...this.apiKeys.all().filter((k) => k.key !== entry.key), { ...entry }], (k) => k.key);
+  }
+
+  /** Revokes an API key: from now on it gets 401, like an unknown one. False when there was none. */
+  revokeKey(key: string): boolean {
+    const had = this.apiKeys.get(key) !== undefined;
+    this.apiKeys = new Keyed(this.apiKeys.all().filter((k) => k.key !== key), (k) => k.key);
+    return had;
+  }
+
   isMember(teamId: string, userId: string): boolean {
     const team = this.records.get(teamId);
     return team?.kind === "team" && (team.ownerUserId === userId || team.memberUserIds.includes(userId));

@@ -22,6 +22,7 @@ import type { Shape } from "../shape";
 import { iso, parseMillis } from "../time";
 import {
   AccountPatch,
+  ApiKeyIssue,
   CapacityRequest,
   ClockRequest,
   FailNextRequest,
@@ -209,6 +210,26 @@ export function controlRoutes(e: ControlWorld): Array<ControlRoute<unknown>> {
         // New quotas start from empty windows, so a test's setup calls do not count against them.
         e.rateLimiter.clear();
         return json(200, account);
+      },
+    }),
+
+    // Key rotation as the console does it: issue the new key, revoke the old one (401 from then on).
+    controlRoute({
+      method: "PUT",
+      path: "/_emulator/api-keys/:key",
+      body: ApiKeyIssue,
+      handle: ({ params, body }) => {
+        found(e.accounts.records.get(body.accountId), "account", body.accountId);
+        e.accounts.issueKey({ key: params.key, ...body });
+        return json(200, { key: params.key, ...body });
+      },
+    }),
+    controlRoute({
+      method: "DELETE",
+      path: "/_emulator/api-keys/:key",
+      handle: ({ params }) => {
+        found(e.accounts.revokeKey(params.key) ? true : undefined, "API key", params.key);
+        return json(200, { revoked: true });
       },
     }),
 

@@ -62,6 +62,14 @@ export const AccountPatch = z.strictObject({
   sshKeys: z.array(z.string()).optional(),
 });
 
+/** PUT /_emulator/api-keys/{key}: a key the console issued (scopes default to every family). */
+export const ApiKeyIssue = z.strictObject({
+  name: z.string().default("issued by the control plane"),
+  userId: z.string(),
+  accountId: z.string(),
+  scopes: z.array(z.string()).default(["*"]),
+});
+
 export { FaultInput };
 
 // ---- what clients send (inputs: defaults may be left out) ------------------------------------
@@ -74,6 +82,7 @@ export type CpuCapacityRequest = z.output<typeof CpuCapacityRequest>;
 export type GpuCapacityRequest = z.output<typeof GpuCapacityRequest>;
 export type FailNextChange = z.input<typeof FailNextRequest>;
 export type AccountSettings = z.input<typeof AccountPatch>;
+export type ApiKeySettings = z.input<typeof ApiKeyIssue>;
 export type AccountPatch = z.output<typeof AccountPatch>;
 /** A fault rule: `path` is exact or a glob (`*` matches any characters, `/` included); `after` executes the request first. */
 export type FaultSpec = z.input<typeof FaultInput>;
