@@ -1,6 +1,7 @@
 /** The typed SDK of the Compute Service REST API v2. */
 export { ComputeClient } from "./client";
 export { ENV, SETTING_NAMES, fromStackConfig, resolveSettings, type ClientOptions, type ConnectionSettings, type SettingName, type SettingProblem, type SettingsResolution, type SettingsSource } from "./config";
+export { checkKey, type KeyCheck } from "./credentials";
 export * from "./errors";
 export type { LogStreamOptions } from "./logs";
 export {

@@ -136,8 +136,17 @@ function functionSpec(types: Types, name: string, shape: FunctionShape) {
 /** The provider's settings: stack config `compute:<key>`, or an explicit provider's inputs. */
 const SETTINGS: Record<string, PropertySpec> = {
   baseUrl: { type: "string", description: "The service URL. Required: without it, `COMPUTE_BASE_URL` from the environment." },
-  apiKey: { type: "string", secret: true, description: "The API key. Default: `COMPUTE_API_KEY` from the environment, read on each run (never stored in state)." },
+  apiKey: {
+    type: "string",
+    secret: true,
+    description:
+      "The API key. Default: `COMPUTE_API_KEY` from the environment. Set in the stack config, it is recorded in the state (as ciphertext) as the provider's configuration; after a rotation, `refresh` and `destroy` use the current key when the recorded one is refused.",
+  },
   teamId: { type: "string", description: "The team to act for. Default: `COMPUTE_TEAM_ID` from the environment." },
+  skipCredentialsValidation: {
+    type: "boolean",
+    description: "Skip the check of the key that starts every run (for a preview without the service). Default: `COMPUTE_SKIP_CREDENTIALS_VALIDATION` from the environment, else false.",
+  },
 };
 
 /**

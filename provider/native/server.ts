@@ -154,7 +154,10 @@ function service(options: ServeOptions, engine: { address?: string }): Partial<p
     configure: unary(async (req: prov.ConfigureRequest) => {
       const { reader, missing } = settingsFrom(req.getVariablesMap());
       if (missing.length > 0) throw missingKeysError(missing);
-      runtime.configure(reader);
+      runtime.configure(reader, { stack: parseUrn(req.getUrn() ?? "")?.stack });
+      // The run's one check of the key: a refused key or an unreachable service fails here,
+      // before any resource step, as one error line for the provider.
+      await runtime.credentials();
       return new prov.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
     }),
 

@@ -18,6 +18,7 @@
 import { ComputeError, CreatedButUnreadableError, NotFoundError, withSpec } from "../../sdk";
 import { createFields, inputsOf, type DiffResult, type InputList, type ResourceDefinition } from "../resources/definition";
 import { findLeftBehind, markReplacing, wasAdopted } from "./adoption";
+import { proveKeyFor } from "./credentials";
 import { toCheckFailures, type CheckFailure } from "./check-failures";
 import { reportEstimate } from "./cost-estimate";
 import { WaitFailed, awaitState, endedBecause } from "./wait";
@@ -175,13 +176,16 @@ export function handlersOf<Live extends { id: string; createdAt: string }>(defin
   }
 
   async function read(id: string, props: Props) {
-    let live: Live;
-    try {
-      live = await family().get(id);
-    } catch (error) {
-      if (error instanceof NotFoundError) return { id: "" };
-      throw error;
-    }
+    const found = await family()
+      .get(id)
+      .catch((error: unknown) => {
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      });
+    // A rotated key's 404 may be another account's answer: never a reason to forget (credentials.ts).
+    await proveKeyFor(kind, String(props.name ?? id), id, async () => found !== undefined);
+    if (!found) return { id: "" };
+    const live: Live = found;
     if (ended(live)) {
       report(kind, String(props.name ?? id), `is ${stateOf(live)}${endedBecause(definition, live)}: removed from the stack`);
       return { id: "" };
@@ -217,6 +221,8 @@ export function handlersOf<Live extends { id: string; createdAt: string }>(defin
       report(kind, name, `kept ${kind} ${id}: its replacement adopted it (to force a new one, change an input that replaces it)`);
       return;
     }
+    // With a rotated key, first proof that it sees this resource: its 404 below would skip a billing one.
+    await proveKeyFor(kind, name, id, () => family().get(id).then(() => true, (error: unknown) => (error instanceof NotFoundError ? false : Promise.reject(error))));
     try {
       await family().delete(id);
     } catch (error) {

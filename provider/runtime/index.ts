@@ -10,8 +10,11 @@ import { nativeToken } from "../resources/definition";
 import type { CheckFailure } from "./check-failures";
 import { handlersOf, type Handlers } from "./handlers";
 import type { Props } from "./props";
+import { credentials, requireConfiguredKey } from "./credentials";
+import { userFacing } from "./errors";
 import { learnSecrets, redact, redactError } from "./secrets";
 export { configure } from "./settings";
+export { credentials } from "./credentials";
 export type { Handlers } from "./handlers";
 
 /**
@@ -23,7 +26,20 @@ function engineFailures(failures: CheckFailure[]): CheckFailure[] {
   return failures.map((failure) => ({ property: "", reason: redact(`${failure.property}: ${failure.reason}`) }));
 }
 
-function guarded(handlers: Handlers): Handlers {
+/** Methods a program run calls (`up`, `preview`): they act with the configured key, never a stand-in (credentials.ts). */
+const PROGRAM_RUN_METHODS = new Set(["check", "diff", "create", "update"]);
+/** How each method is named in an error line. */
+const OPERATIONS: Record<string, string> = { check: "check", diff: "diff", create: "create", read: "read", update: "update", remove: "delete" };
+
+/** The resource a call is about, for its messages: the bag it was given (the last one that is an object) names it. */
+function resourceName(args: unknown[]): string {
+  const bags = args.filter((arg): arg is Props => !!arg && typeof arg === "object");
+  const bag = bags[bags.length - 1] ?? {};
+  const id = args.find((arg) => typeof arg === "string");
+  return String(bag.name ?? bag.namePrefix ?? id ?? "");
+}
+
+function guarded(kind: string, handlers: Handlers): Handlers {
   const wrapped: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(handlers)) {
     if (typeof method !== "function") {
@@ -33,6 +49,10 @@ function guarded(handlers: Handlers): Handlers {
     wrapped[name] = async (...args: unknown[]) => {
       for (const arg of args) if (arg && typeof arg === "object") learnSecrets(arg as Props);
       try {
+        // Before the first resource step of the run: a refused key or an unreachable service
+        // fails here, in one line, with nothing sent that changes anything.
+        if (PROGRAM_RUN_METHODS.has(name)) await requireConfiguredKey();
+        else await credentials();
         const result = await (method as (...a: unknown[]) => Promise<unknown>)(...args);
         if (name === "check") {
           const checked = result as { inputs: Props; failures: CheckFailure[] };
@@ -40,7 +60,7 @@ function guarded(handlers: Handlers): Handlers {
         }
         return result;
       } catch (error) {
-        throw redactError(error);
+        throw redactError(userFacing(error, kind, resourceName(args), OPERATIONS[name] ?? name));
       }
     };
   }
@@ -48,7 +68,7 @@ function guarded(handlers: Handlers): Handlers {
 }
 
 /** Each registered resource's provider methods, by kind (`resources.pod`). */
-export const resources: Readonly<Record<string, Handlers>> = Object.fromEntries(RESOURCES.map((definition) => [definition.kind, guarded(handlersOf(definition))]));
+export const resources: Readonly<Record<string, Handlers>> = Object.fromEntries(RESOURCES.map((definition) => [definition.kind, guarded(definition.kind, handlersOf(definition))]));
 
 /** The methods of the resource a type token names (native or dynamic), or an error naming what this package serves. */
 export function handlersFor(token: string): Handlers {

@@ -105,7 +105,7 @@ describe("schema.json", () => {
   it("keeps the API key secret, and the names SDKs are generated under", () => {
     expect(schema.config.variables.apiKey).toMatchObject({ type: "string", secret: true });
     expect(schema.provider.inputProperties).toEqual(schema.config.variables);
-    expect(Object.keys(schema.config.variables).sort()).toEqual(["apiKey", "baseUrl", "teamId"]);
+    expect(Object.keys(schema.config.variables).sort()).toEqual(["apiKey", "baseUrl", "skipCredentialsValidation", "teamId"]);
     expect(schema.language.python.packageName).toBe("pulumi_compute");
     expect(schema.language.nodejs.packageName).toBe("pulumi-compute");
   });

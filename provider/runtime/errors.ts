@@ -1,0 +1,61 @@
+/**
+ * What a failed provider method tells its user: one line that names the resource, the
+ * operation, and for an API failure the request, the status, the service's detail (and its
+ * violations) and the request id, with no stack trace; the same in both faces.
+ *
+ * The failures the product expects (the service's answers, an unreachable service, a wait that
+ * ended badly, a refused key: every `ComputeError`, `WaitFailed` and partial failure) lose
+ * their stack: it points into this package's sources and helps nobody fix a key or a quota.
+ * Anything else is the product's own bug and keeps its stack.
+ *
+ * The dynamic-provider host prints every error a method throws to stderr as well, with its
+ * stack (`console.error(\`${e}: ${e.stack}\`)` in `@pulumi/pulumi/cmd/dynamic-provider`), which
+ * the CLI shows beside the error it reports: the same failure twice, with the trace. So an
+ * expected error's exact print is remembered and that one write is dropped; nothing else that
+ * goes to stderr is touched.
+ */
+import { ApiError, ComputeError } from "../../sdk";
+import { PartialFailure } from "./partial";
+import { WaitFailed } from "./wait";
+
+const expected = (error: unknown): error is Error => error instanceof ComputeError || error instanceof WaitFailed || error instanceof PartialFailure;
+
+/** The failure of an API call, as one line: request, status, detail, violations, request id. */
+export function apiFailureLine(error: ApiError): string {
+  const violations = error.errors.length > 0 ? ` (${error.errors.join("; ")})` : "";
+  const requestId = error.requestId ? ` [request ${error.requestId}]` : "";
+  return `${error.request.method} ${error.request.path} answered ${error.status} ${error.title}: ${error.detail}${violations}${requestId}`;
+}
+
+const SILENCED = Symbol.for("pulumi-compute.provider.silenced-prints");
+
+/** The host's prints to drop, installed once per process. */
+function silenced(): Set<string> {
+  const global = globalThis as Record<symbol, Set<string> | undefined>;
+  let prints = global[SILENCED];
+  if (!prints) {
+    const set = new Set<string>();
+    prints = global[SILENCED] = set;
+    const write = console.error.bind(console);
+    console.error = (...args: unknown[]) => {
+      if (args.length === 1 && typeof args[0] === "string" && set.delete(args[0])) return;
+      write(...args);
+    };
+  }
+  return prints;
+}
+
+/**
+ * `error` as the engine should show it for `operation` on `kind` `name`: an expected failure
+ * becomes one line (multi-line details of our own, such as a list of violations, stay), with
+ * no stack; a bug is returned as it is.
+ */
+export function userFacing(error: unknown, kind: string, name: string, operation: string): unknown {
+  if (!expected(error)) return error;
+  const what = error instanceof ApiError ? apiFailureLine(error) : error.message;
+  error.message = `${kind} ${name}: ${operation} failed: ${what}`;
+  if (error instanceof PartialFailure) error.reasons.splice(0, error.reasons.length, error.message);
+  error.stack = error.message;
+  silenced().add(`${error}: ${error.stack}`);
+  return error;
+}
