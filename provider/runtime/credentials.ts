@@ -128,7 +128,7 @@ export function credentials(): Promise<Credentials> {
   return verified;
 }
 
-/** For a program run (`check`, `diff`, `create`, `update`): the configured key must be the one in force. */
+/** For a program run (`check`, `create`, `update`): the configured key must be the one in force. */
 export async function requireConfiguredKey(): Promise<void> {
   const current = await credentials();
   if (current.source !== "configured" && current.refused) throw new ComputeError(refusedLine(settingsFor(configured().stackConfig), current.refused));

@@ -26,8 +26,11 @@ function engineFailures(failures: CheckFailure[]): CheckFailure[] {
   return failures.map((failure) => ({ property: "", reason: redact(`${failure.property}: ${failure.reason}`) }));
 }
 
-/** Methods a program run calls (`up`, `preview`): they act with the configured key, never a stand-in (credentials.ts). */
-const PROGRAM_RUN_METHODS = new Set(["check", "diff", "create", "update"]);
+/**
+ * Methods only a program run calls (`up`, `preview`): they act with the configured key, never a
+ * stand-in (credentials.ts). Not `diff`: `refresh` diffs what it read, too.
+ */
+const PROGRAM_RUN_METHODS = new Set(["check", "create", "update"]);
 /** How each method is named in an error line. */
 const OPERATIONS: Record<string, string> = { check: "check", diff: "diff", create: "create", read: "read", update: "update", remove: "delete" };
 

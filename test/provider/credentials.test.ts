@@ -43,6 +43,13 @@ async function withEnv<T>(vars: Record<string, string | undefined>, body: () => 
   }
 }
 
+/** The error `run` fails with (and a test failure if it succeeds). */
+async function rejection(run: Promise<unknown>): Promise<Error> {
+  const outcome = await run.then(() => undefined, (error: Error) => error);
+  if (!outcome) throw new Error("expected the call to fail, and it succeeded");
+  return outcome;
+}
+
 async function mutations(): Promise<string[]> {
   return (await env.control.requests()).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
 }
@@ -70,7 +77,7 @@ describe("the key check at the start of a run", () => {
   it("fails a refused key at the first step in one line that names the setting and the fix, with no mutation", async () => {
     await env.control.clearRequests();
     configureWith({ "compute:baseUrl": env.url, "compute:apiKey": "cs_dev_not_a_key_0000" });
-    const error = await runtime.resources.pod.check({}, { name: "trainer", image: "i", cpu: { id: "cpu3c", vcpuCount: 2 } }).catch((e: Error) => e);
+    const error = await rejection(runtime.resources.pod.check({}, { name: "trainer", image: "i", cpu: { id: "cpu3c", vcpuCount: 2 } }));
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toMatch(/^pod trainer: check failed: compute:apiKey: http:\/\/127\.0\.0\.1:\d+ refused the key \(401 [^)]*request req_[^)]*\)\. Set the current key with `pulumi config set --secret compute:apiKey <key>`/);
     expect(error.message).not.toContain("\n");
@@ -83,7 +90,7 @@ describe("the key check at the start of a run", () => {
   it("names COMPUTE_API_KEY when the refused key came from the environment", async () => {
     await withEnv({ COMPUTE_API_KEY: "cs_dev_env_not_a_key_1" }, async () => {
       configureWith({ "compute:baseUrl": env.url });
-      const error = await runtime.resources.sandbox.read("sb-x", { name: "scratch" }).catch((e: Error) => e);
+      const error = await rejection(runtime.resources.sandbox.read("sb-x", { name: "scratch" }));
       expect(error.message).toMatch(/^sandbox scratch: read failed: COMPUTE_API_KEY: .* refused the key \(401 /);
     });
   });
@@ -96,7 +103,7 @@ describe("the key check at the start of a run", () => {
       });
     });
     configureWith({ "compute:baseUrl": `http://127.0.0.1:${port}`, "compute:apiKey": await issuedKey() });
-    const error = await runtime.resources.pod.check({}, { name: "trainer", image: "i" }).catch((e: Error) => e);
+    const error = await rejection(runtime.resources.pod.check({}, { name: "trainer", image: "i" }));
     expect(error.message).toMatch(new RegExp(`^pod trainer: check failed: compute:baseUrl: http://127\\.0\\.0\\.1:${port} cannot be reached \\(.+\\)\\. .*compute:skipCredentialsValidation true`));
     expect(error.message).not.toContain("\n");
   });
@@ -141,9 +148,9 @@ describe("a rotated key", () => {
     await env.control.clearRequests();
     await withEnv({ COMPUTE_API_KEY: await issuedKey() }, async () => {
       configureWith({ "compute:baseUrl": env.url, "compute:apiKey": refused });
-      const error = await runtime.resources.pod.check({}, { name: "trainer", image: "i", cpu: { id: "cpu3c", vcpuCount: 2 } }).catch((e: Error) => e);
+      const error = await rejection(runtime.resources.pod.check({}, { name: "trainer", image: "i", cpu: { id: "cpu3c", vcpuCount: 2 } }));
       expect(error.message).toMatch(/^pod trainer: check failed: compute:apiKey: .* refused the key \(401 /);
-      const create = await runtime.resources.pod.create({ name: "trainer", image: "i", cpu: { id: "cpu3c", vcpuCount: 2 } }).catch((e: Error) => e);
+      const create = await rejection(runtime.resources.pod.create({ name: "trainer", image: "i", cpu: { id: "cpu3c", vcpuCount: 2 } }));
       expect(create.message).toMatch(/refused the key/);
     });
     expect(await mutations()).toEqual([]);
@@ -154,11 +161,11 @@ describe("a rotated key", () => {
     await env.control.revokeApiKey(recordedKey);
     await withEnv({ COMPUTE_API_KEY: OTHER_ACCOUNTS_KEY }, async () => {
       configureWith({ "compute:baseUrl": env.url, "compute:apiKey": recordedKey });
-      const read = await runtime.resources.pod.read(pod.id, pod.outs).catch((e: Error) => e);
+      const read = await rejection(runtime.resources.pod.read(pod.id, pod.outs));
       expect(read).toBeInstanceOf(Error);
-      expect((read as Error).message).toMatch(new RegExp(`^pod trainer: read failed: pod trainer \\(${pod.id}\\): the recorded key was refused and the current key from COMPUTE_API_KEY cannot see this pod, so it may act for another account: nothing was read or deleted\\.`));
-      const removed = await runtime.resources.pod.remove(pod.id, pod.outs).catch((e: Error) => e);
-      expect((removed as Error).message).toMatch(/cannot see this pod/);
+      expect(read.message).toMatch(new RegExp(`^pod trainer: read failed: pod trainer \\(${pod.id}\\): the recorded key was refused and the current key from COMPUTE_API_KEY cannot see this pod, so it may act for another account: nothing was read or deleted\\.`));
+      const removed = await rejection(runtime.resources.pod.remove(pod.id, pod.outs));
+      expect(removed.message).toMatch(/cannot see this pod/);
     });
     expect(await podStatus(pod.id)).toBe("RUNNING");
   });
@@ -168,7 +175,7 @@ describe("a rotated key", () => {
     await env.control.revokeApiKey(recordedKey);
     await withEnv({ COMPUTE_API_KEY: undefined }, async () => {
       configureWith({ "compute:baseUrl": env.url, "compute:apiKey": recordedKey }, "no-such-stack");
-      const error = await runtime.resources.pod.remove(pod.id, pod.outs).catch((e: Error) => e);
+      const error = await rejection(runtime.resources.pod.remove(pod.id, pod.outs));
       expect(error.message).toMatch(/^pod trainer: delete failed: compute:apiKey: .* refused the key \(401 .*`refresh` and `destroy` start from the key recorded at the last `up`/);
       expect(error.message).not.toContain("\n");
     });
@@ -181,7 +188,7 @@ describe("errors of the service", () => {
     configureWith({ "compute:baseUrl": env.url, "compute:apiKey": env.apiKey });
     const body = { type: "about:blank", title: "Unprocessable Entity", status: 422, detail: "the sandbox cannot be read now", errors: ["state: is changing", "region: is draining"] };
     await env.control.addFault({ method: "GET", path: "/v2/sandboxes/sb-x", status: 422, body, times: 1 });
-    const error = await runtime.resources.sandbox.read("sb-x", { name: "scratch", sandboxId: "sb-x" }).catch((e: Error) => e);
+    const error = await rejection(runtime.resources.sandbox.read("sb-x", { name: "scratch", sandboxId: "sb-x" }));
     expect(error.message).toMatch(
       /^sandbox scratch: read failed: GET \/v2\/sandboxes\/sb-x answered 422 Unprocessable Entity: the sandbox cannot be read now \(state: is changing; region: is draining\) \[request req_[0-9a-f-]+\]$/,
     );
@@ -191,7 +198,7 @@ describe("errors of the service", () => {
   it("keep the stack trace of a bug in the product", async () => {
     configureWith({ "compute:baseUrl": env.url, "compute:apiKey": env.apiKey });
     // A props bag the engine never sends (no inputs at all): a TypeError, the product's own.
-    const error = await runtime.resources.pod.update("pod-x", null as never, null as never).catch((e: Error) => e);
+    const error = await rejection(runtime.resources.pod.update("pod-x", null as never, null as never));
     expect(error).toBeInstanceOf(TypeError);
     expect(error.stack).toMatch(/\n\s+at /);
   });
