@@ -14,7 +14,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { CpuType, DataCenter, GpuType, HubRepo, Sandbox, SandboxState, Template, stringMap } from "../contract";
-import { fromStackConfig, type ComputeClient } from "../sdk";
+import { ApiError, ComputeError, fromStackConfig, type ComputeClient } from "../sdk";
+import { apiFailureLine } from "./runtime/errors";
 import { clientFor } from "./runtime/settings";
 
 /** One function: the SDK's answer to `call` is what `result` reads (a list of them with `listMember`). */
@@ -88,26 +89,51 @@ function programClient(): ComputeClient {
   return clientFor(fromStackConfig({ get: (key) => runtime.getConfig(key) }));
 }
 
+/**
+ * A function's failure as its user reads it: one line naming the function and, for an API
+ * failure, the request, status, detail and request id (runtime/errors.ts); a bug as it is.
+ */
+export function functionFailure(name: string, error: unknown): unknown {
+  if (!(error instanceof ComputeError)) return error;
+  const failed = new Error(`${name} failed: ${error instanceof ApiError ? apiFailureLine(error) : error.message}`);
+  failed.stack = failed.message;
+  return failed;
+}
+
+/**
+ * A function called from a TypeScript program. Its failure is a `RunError`: the Node.js SDK
+ * then prints the message alone, without the program's source and stack it prints for others.
+ */
+function programCall<N extends FunctionName>(name: N, args: Parameters<(typeof FUNCTIONS)[N]["call"]>[1]): ReturnType<(typeof FUNCTIONS)[N]["call"]> {
+  const fn = FUNCTIONS[name] as unknown as DataSource;
+  return fn.call(programClient(), args).catch((error: unknown) => {
+    const failure = functionFailure(name, error);
+    if (failure === error) throw error;
+    const { RunError } = require("@pulumi/pulumi") as typeof pulumi;
+    throw new RunError((failure as Error).message);
+  }) as ReturnType<(typeof FUNCTIONS)[N]["call"]>;
+}
+
 export function getGpuTypes(): Promise<GpuType[]> {
-  return FUNCTIONS.getGpuTypes.call(programClient(), {});
+  return programCall("getGpuTypes", {});
 }
 
 export function getDataCenters(args: { region?: string } = {}): Promise<DataCenter[]> {
-  return FUNCTIONS.getDataCenters.call(programClient(), args);
+  return programCall("getDataCenters", args);
 }
 
 export function getCpuFlavors(): Promise<CpuType[]> {
-  return FUNCTIONS.getCpuFlavors.call(programClient(), {});
+  return programCall("getCpuFlavors", {});
 }
 
 export function getTemplates(): Promise<Template[]> {
-  return FUNCTIONS.getTemplates.call(programClient(), {});
+  return programCall("getTemplates", {});
 }
 
 export function getSandboxes(args: { labels?: Record<string, string>; state?: SandboxState } = {}): Promise<Sandbox[]> {
-  return FUNCTIONS.getSandboxes.call(programClient(), args);
+  return programCall("getSandboxes", args);
 }
 
 export function getHubRepo(ref: string): Promise<HubRepo> {
-  return FUNCTIONS.getHubRepo.call(programClient(), { ref });
+  return programCall("getHubRepo", { ref });
 }

@@ -5,7 +5,7 @@
  * list result comes back under its `listMember`, since Invoke returns an object.
  */
 import { parseWire } from "../../sdk";
-import { FUNCTIONS, type DataSource, type FunctionName } from "../functions";
+import { FUNCTIONS, functionFailure, type DataSource, type FunctionName } from "../functions";
 import type { Props } from "../runtime/props";
 import { client } from "../runtime/settings";
 
@@ -17,7 +17,9 @@ export function functionFor(token: string): ((args: Props) => Promise<Props>) | 
   return async (args) => {
     const read = parseWire(fn.args, args);
     if (!read.ok) throw new Error(`${name}: invalid arguments: ${read.violations.join("; ")}`);
-    const result = await fn.call(client(), read.value);
+    const result = await fn.call(client(), read.value).catch((error: unknown) => {
+      throw functionFailure(name, error);
+    });
     return fn.listMember ? { [fn.listMember]: result } : ({ ...(result as object) } as Props);
   };
 }

@@ -270,6 +270,15 @@ describe("invoke", () => {
     expect(js(response.getReturn()).gpuTypes).toEqual(expect.arrayContaining([expect.objectContaining({ id: GPU.a5000 })]));
   });
 
+  it("reports a failed call in one line: the function, the request, the status, the detail and the request id", async () => {
+    await env.control.addFault({ method: "GET", path: "/v2/catalog/gpus", status: 403, times: 1 });
+    const error = await rpc.invoke(new prov.InvokeRequest().setTok("compute:index:getGpuTypes").setArgs(struct({}))).then(
+      () => undefined,
+      (e: { details: string }) => e,
+    );
+    expect(error?.details).toMatch(/^getGpuTypes failed: GET \/v2\/catalog\/gpus answered 403 Forbidden: .+ \[request req_[0-9a-f-]+\]$/);
+  });
+
   it("refuses a function it does not have", async () => {
     await expect(rpc.invoke(new prov.InvokeRequest().setTok("compute:index:getNothing").setArgs(struct({})))).rejects.toThrow(/unknown function compute:index:getNothing/);
   });
