@@ -14,8 +14,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { CpuType, DataCenter, GpuType, HubRepo, Sandbox, SandboxState, Template, stringMap } from "../contract";
-import { ApiError, ComputeError, fromStackConfig, type ComputeClient } from "../sdk";
-import { apiFailureLine } from "./runtime/errors";
+import { fromStackConfig, type ComputeClient } from "../sdk";
+import { functionFailure } from "./runtime/errors";
 import { clientFor } from "./runtime/settings";
 
 /** One function: the SDK's answer to `call` is what `result` reads (a list of them with `listMember`). */
@@ -87,17 +87,6 @@ function programClient(): ComputeClient {
   // plugin loads this module for its table and has no use for the Pulumi program SDK.
   const { runtime } = require("@pulumi/pulumi") as typeof pulumi;
   return clientFor(fromStackConfig({ get: (key) => runtime.getConfig(key) }));
-}
-
-/**
- * A function's failure as its user reads it: one line naming the function and, for an API
- * failure, the request, status, detail and request id (runtime/errors.ts); a bug as it is.
- */
-export function functionFailure(name: string, error: unknown): unknown {
-  if (!(error instanceof ComputeError)) return error;
-  const failed = new Error(`${name} failed: ${error instanceof ApiError ? apiFailureLine(error) : error.message}`);
-  failed.stack = failed.message;
-  return failed;
 }
 
 /**

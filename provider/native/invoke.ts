@@ -5,7 +5,8 @@
  * list result comes back under its `listMember`, since Invoke returns an object.
  */
 import { parseWire } from "../../sdk";
-import { FUNCTIONS, functionFailure, type DataSource, type FunctionName } from "../functions";
+import { FUNCTIONS, type DataSource, type FunctionName } from "../functions";
+import { functionFailure } from "../runtime/errors";
 import type { Props } from "../runtime/props";
 import { client } from "../runtime/settings";
 

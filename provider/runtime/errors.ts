@@ -59,3 +59,14 @@ export function userFacing(error: unknown, kind: string, name: string, operation
   silenced().add(`${error}: ${error.stack}`);
   return error;
 }
+
+/**
+ * A data-source function's failure as its user reads it: one line naming the function and, for
+ * an API failure, the request, status, detail and request id; a bug as it is.
+ */
+export function functionFailure(name: string, error: unknown): unknown {
+  if (!(error instanceof ComputeError)) return error;
+  const failed = new Error(`${name} failed: ${error instanceof ApiError ? apiFailureLine(error) : error.message}`);
+  failed.stack = failed.message;
+  return failed;
+}
