@@ -3,13 +3,17 @@
 # setup.sh first unless COMPUTE_PULUMI_ROOT already names the engine root setup.sh printed).
 # Idempotent; each step is skipped while its inputs are unchanged. Everything it makes is a build output, never committed:
 #
-# 1. The Python language host next to `pulumi` (a bundled name there, so the engine finds it
-#    without a "from $PATH" warning), built by scripts/install-pulumi-engine.sh --python: as for
-#    the Node host, the standalone module is refused by the Go module proxy; sdk/v3 v3.68.0
-#    holds `python/cmd/pulumi-language-python` and its exec shim, and drives 3.248 programs (the
-#    program runs on the pulumi package of the virtualenv).
-#    Known limit of that older host: it does not read `runtime.options` (virtualenv, toolchain)
-#    from Pulumi.yaml; it runs the `python` first on PATH, so activate the virtualenv.
+# 1. The Python language host, built by scripts/install-pulumi-engine.sh --python: as for the
+#    Node host, the standalone module is refused by the Go module proxy; sdk/v3 v3.68.0 holds
+#    `python/cmd/pulumi-language-python` and its exec shim, and drives 3.248 programs (the
+#    program runs on the pulumi package of its virtualenv). That host reads `runtime.options`
+#    only as flags, which the 3.248 engine no longer passes, so what sits next to `pulumi` under
+#    the host's name (a bundled name there: found without a "from $PATH" warning) is our
+#    launcher, scripts/python-host/main.go: it reads the project's Pulumi.yaml and starts the
+#    host (in the engine root's python-host/) with them. So `virtualenv: <folder>` (relative to
+#    the project's folder, or absolute) runs the program in that virtualenv with nothing
+#    activated; `toolchain: pip` is the host's own way; poetry, uv and `typechecker` fail at
+#    start in one line naming the option. Without `virtualenv`, the `python` first on PATH runs.
 # 2. The SDK `pulumi_compute`, generated from schema.json into dist/python by Pulumi's own
 #    generator (scripts/python-sdk, built once into the engine cache). Generated, not committed:
 #    schema.json is the one source, and test/provider/schema.test.ts keeps that current.
