@@ -31,12 +31,12 @@
 # other than bin/ is needed.
 #
 # With --python (scripts/setup-python.sh) it also builds the Python language host: the host of
-# sdk/v3 v3.68.0 (as for Node.js, the standalone module is refused) with its
-# exec shim in python-host/ of the engine root, and next to `pulumi`, under the host's name, the
-# launcher scripts/python-host/main.go, which starts that host with the project's
-# `runtime.options` (virtualenv, toolchain) as flags, the way the host's own release of the engine
-# passed them (the file says why and how). Host and launcher are separate pieces with their own
-# stamps.
+# sdk/v3 v3.68.0 (as for Node.js, the standalone module is refused) with its exec shim, in
+# python-host/ of the engine root, and next to `pulumi`, under the host's name, the launcher
+# scripts/python-host/main.go, which starts that host with the project's `runtime.options` as
+# flags, the way the host's own release of the engine passed them, and refuses the options that
+# host cannot honour (the file says why and how). Host and launcher are separate pieces, each
+# with its own stamp.
 #
 # Prints the engine's root folder (the one holding bin/pulumi) on its last line of stdout.
 set -euo pipefail
