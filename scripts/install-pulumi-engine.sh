@@ -30,7 +30,13 @@
 # go next to `pulumi`: the engine looks for language hosts there ("bundled"), so no PATH entry
 # other than bin/ is needed.
 #
-# With --python (scripts/setup-python.sh) it also builds the Python language host, next to them.
+# With --python (scripts/setup-python.sh) it also builds the Python language host: the host of
+# sdk/v3 v3.68.0 (as for Node.js, the standalone module is refused) with its exec shim, in
+# python-host/ of the engine root, and next to `pulumi`, under the host's name, the launcher
+# scripts/python-host/main.go, which starts that host with the project's `runtime.options` as
+# flags, the way the host's own release of the engine passed them, and refuses the options that
+# host cannot honour (the file says why and how). Host and launcher are separate pieces, each
+# with its own stamp.
 #
 # Prints the engine's root folder (the one holding bin/pulumi) on its last line of stdout.
 set -euo pipefail
@@ -45,6 +51,8 @@ YAML_HOST_VERSION="${YAML_HOST_VERSION:-1.13.0}"
 STAMP="cli v$PULUMI_VERSION; nodejs language host from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
 YAML_HOST_MAIN="$(cd "$(dirname "$0")" && pwd)/yaml-host/main.go"
 PYTHON_STAMP="python language host from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
+PYTHON_LAUNCHER_MAIN="$(cd "$(dirname "$0")" && pwd)/python-host/main.go"
+PYTHON_LAUNCHER_STAMP="python language host launcher, main $(sha256sum "$PYTHON_LAUNCHER_MAIN" | cut -c1-16); host from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
 YAML_STAMP="yaml language host from pulumi-yaml v$YAML_HOST_VERSION; main $(sha256sum "$YAML_HOST_MAIN" | cut -c1-16)"
 WORK="$CACHE_ROOT/build-v$PULUMI_VERSION"
 VERSION_VAR="github.com/pulumi/pulumi/sdk/v3/go/common/version.Version"
@@ -121,25 +129,27 @@ GOMOD
   log "built: pulumi $("$ENGINE_ROOT/bin/pulumi" version), pulumi-language-nodejs from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
 }
 
-# build_piece <binary> <stamp file> <stamp> <module dir> <version variable=value> <package>:
-# builds one more binary of bin/ from the wrapper module in <module dir>, written aside and then
-# renamed (a run using bin/ at the same time never sees half a binary), and records its stamp.
+# build_piece <folder> <binary> <stamp file> <stamp> <module dir> <version variable=value or ""> <package>:
+# builds one more binary into <folder> of the engine root (bin/ for what the engine runs) from
+# the wrapper module in <module dir>, written aside and then renamed (a run using it at the same
+# time never sees half a binary), and records its stamp in that folder.
 build_piece() {
-  local binary=$1 stamp_file=$2 stamp=$3 module=$4 version=$5 package=$6
-  local partial="$ENGINE_ROOT/bin/.$binary.partial"
+  local folder=$ENGINE_ROOT/$1 binary=$2 stamp_file=$3 stamp=$4 module=$5 version=$6 package=$7
+  local partial="$folder/.$binary.partial"
+  mkdir -p "$folder"
   rm -f "$partial"
-  if ! (cd "$module" && go build -trimpath -tags osusergo,grpcnotrace -ldflags "-s -w -X $version" -o "$partial" "$package"); then
+  if ! (cd "$module" && go build -trimpath -tags osusergo,grpcnotrace -ldflags "-s -w${version:+ -X $version}" -o "$partial" "$package"); then
     rm -f "$partial"
     log "error: building $binary failed. Is the Go module proxy reachable (GOPROXY=$(go env GOPROXY))?"
     exit 1
   fi
-  mv "$partial" "$ENGINE_ROOT/bin/$binary"
-  printf '%s\n' "$stamp" >"$ENGINE_ROOT/bin/$stamp_file"
+  mv "$partial" "$folder/$binary"
+  printf '%s\n' "$stamp" >"$folder/$stamp_file"
   log "built: $stamp"
 }
 
 # wrapper_module <folder of $WORK> <name> "<module> <version>": the go.mod of a wrapper module
-# that requires one module, from which one binary of bin/ is built.
+# that requires one module, from which one binary of the engine root is built.
 wrapper_module() {
   mkdir -p "$WORK/$1"
   printf 'module compute-provider/%s\n\ngo 1.21\n\nrequire %s\n' "$2" "$3" >"$WORK/$1/go.mod"
@@ -150,13 +160,20 @@ build_yaml_host() {
   log "building pulumi-language-yaml (pulumi-yaml v$YAML_HOST_VERSION) from Go modules into $ENGINE_ROOT/bin"
   wrapper_module yaml-host pulumi-language-yaml "github.com/pulumi/pulumi-yaml v$YAML_HOST_VERSION"
   cp "$YAML_HOST_MAIN" "$WORK/yaml-host/main.go"
-  build_piece pulumi-language-yaml .stamp-yaml "$YAML_STAMP" "$WORK/yaml-host" \
+  build_piece bin pulumi-language-yaml .stamp-yaml "$YAML_STAMP" "$WORK/yaml-host" \
     "github.com/pulumi/pulumi-yaml/pkg/version.Version=v$YAML_HOST_VERSION" .
 }
 
+# The Python host proper, in python-host/ of the engine root (not on PATH: the engine must find
+# the launcher under the host's name), its exec shim beside it, where the host looks for it.
 python_host_is_built() {
-  [ -x "$ENGINE_ROOT/bin/pulumi-language-python" ] && [ -x "$ENGINE_ROOT/bin/pulumi-language-python-exec" ] \
-    && [ "$(cat "$ENGINE_ROOT/bin/.stamp-python" 2>/dev/null)" = "$PYTHON_STAMP" ]
+  [ -x "$ENGINE_ROOT/python-host/pulumi-language-python" ] && [ -x "$ENGINE_ROOT/python-host/pulumi-language-python-exec" ] \
+    && [ "$(cat "$ENGINE_ROOT/python-host/.stamp" 2>/dev/null)" = "$PYTHON_STAMP" ]
+}
+
+python_launcher_is_built() {
+  [ -x "$ENGINE_ROOT/bin/pulumi-language-python" ] \
+    && [ "$(cat "$ENGINE_ROOT/bin/.stamp-python" 2>/dev/null)" = "$PYTHON_LAUNCHER_STAMP" ]
 }
 
 # The Python host: only with --python (scripts/setup-python.sh), since only Python programs need
@@ -164,13 +181,26 @@ python_host_is_built() {
 # refused by the proxy); its exec shim, a Python script of the same module, goes beside it.
 build_python_host() {
   require_go
-  log "building pulumi-language-python (sdk/v3 v$LANGUAGE_HOST_SDK_VERSION) from Go modules into $ENGINE_ROOT/bin"
+  log "building pulumi-language-python (sdk/v3 v$LANGUAGE_HOST_SDK_VERSION) from Go modules into $ENGINE_ROOT/python-host"
   wrapper_module python-host pulumi-language-python "github.com/pulumi/pulumi/sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
   local module_dir
   module_dir=$(cd "$WORK/python-host" && go mod download -json "github.com/pulumi/pulumi/sdk/v3@v$LANGUAGE_HOST_SDK_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
-  install -m 0755 "$module_dir/python/cmd/pulumi-language-python-exec" "$ENGINE_ROOT/bin/pulumi-language-python-exec"
-  build_piece pulumi-language-python .stamp-python "$PYTHON_STAMP" "$WORK/python-host" \
+  mkdir -p "$ENGINE_ROOT/python-host"
+  install -m 0755 "$module_dir/python/cmd/pulumi-language-python-exec" "$ENGINE_ROOT/python-host/pulumi-language-python-exec"
+  build_piece python-host pulumi-language-python .stamp "$PYTHON_STAMP" "$WORK/python-host" \
     "$VERSION_VAR=v$LANGUAGE_HOST_SDK_VERSION" github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python
+}
+
+# The launcher the engine starts as pulumi-language-python (scripts/python-host/main.go); it
+# reads Pulumi.yaml with gopkg.in/yaml.v3, the YAML library of the host's own sdk/v3 release.
+build_python_launcher() {
+  require_go
+  log "building the pulumi-language-python launcher (scripts/python-host/main.go) into $ENGINE_ROOT/bin"
+  wrapper_module python-launcher pulumi-language-python-launcher "gopkg.in/yaml.v3 v3.0.1"
+  cp "$PYTHON_LAUNCHER_MAIN" "$WORK/python-launcher/main.go"
+  build_piece bin pulumi-language-python .stamp-python "$PYTHON_LAUNCHER_STAMP" "$WORK/python-launcher" "" .
+  # Before the launcher, the host itself sat here with its shim; the shim now sits beside it.
+  rm -f "$ENGINE_ROOT/bin/pulumi-language-python-exec"
 }
 
 if cli_is_built; then
@@ -185,9 +215,14 @@ else
 fi
 if [ "${1:-}" = --python ]; then
   if python_host_is_built; then
-    log "reusing pulumi-language-python from $ENGINE_ROOT"
+    log "reusing pulumi-language-python from $ENGINE_ROOT/python-host"
   else
     build_python_host
+  fi
+  if python_launcher_is_built; then
+    log "reusing the pulumi-language-python launcher from $ENGINE_ROOT/bin"
+  else
+    build_python_launcher
   fi
 fi
 echo "$ENGINE_ROOT"

@@ -32,16 +32,31 @@ function programDir(program = "stack"): string {
 export const PYTHON_VENV = path.join(REPO_ROOT, ".venv");
 
 /**
- * What a Python program needs first on PATH: the virtualenv's `python` (the engine's Python
- * host runs the first one on PATH, as a user's activated virtualenv provides). None for others.
+ * What a Python program needs first on PATH: the virtualenv's `python` (without a `virtualenv`
+ * runtime option, the engine's Python host runs the first one on PATH, as a user's activated
+ * virtualenv provides). None for others, nor for a project that names its virtualenv, which the
+ * host's launcher runs it in (test/e2e/python-layout.test.ts).
  */
 function pythonPath(dir: string): string[] {
   const project = readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
-  if (!/^runtime:\s*(\n\s+name:\s*)?python\b/m.test(project)) return [];
+  if (!/^runtime:\s*(\n\s+name:\s*)?python\b/m.test(project) || /^\s+virtualenv:/m.test(project)) return [];
   if (!existsSync(path.join(PYTHON_VENV, "bin", "python"))) {
     throw new Error(`${PYTHON_VENV} is missing: run \`bash scripts/setup-python.sh\` (npm test does) before the Python end-to-end suites`);
   }
   return [path.join(PYTHON_VENV, "bin")];
+}
+
+/**
+ * A shell with no virtualenv activated, for this test file: PATH without any virtualenv's bin/
+ * (a folder whose parent holds pyvenv.cfg) and no VIRTUAL_ENV. Every stack and command the file
+ * starts afterwards inherits it (jest gives each test file its own process.env).
+ */
+export function deactivateVirtualenvs(): void {
+  process.env.PATH = (process.env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((dir) => dir !== "" && !existsSync(path.join(dir, "..", "pyvenv.cfg")))
+    .join(path.delimiter);
+  delete process.env.VIRTUAL_ENV;
 }
 
 /** The registry's kind of a state resource of either face (dynamic or native type token). */
