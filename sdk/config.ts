@@ -76,8 +76,10 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Attempts after the first for 5xx and connection failures. Default 4. */
   maxRetries?: number;
-  /** Attempts after the first for 429 responses. Default 10. */
+  /** Attempts after the first for 429 responses. Default: as many as `rateLimitDeadlineMs` allows. */
   maxRateLimitRetries?: number;
+  /** How long one request keeps retrying 429 answers (honouring `Retry-After`), from the first. Default 600000 (10 minutes). */
+  rateLimitDeadlineMs?: number;
   /** Upper bound on one wait taken from `Retry-After`, in milliseconds. Default 60000. */
   maxRetryAfterMs?: number;
   /** First backoff delay for 5xx and connection failures, in milliseconds. Default 500. */
@@ -108,7 +110,8 @@ export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
     ...resolved.settings,
     timeoutMs: options.timeoutMs ?? 30_000,
     maxRetries: options.maxRetries ?? 4,
-    maxRateLimitRetries: options.maxRateLimitRetries ?? 10,
+    maxRateLimitRetries: options.maxRateLimitRetries ?? Number.POSITIVE_INFINITY,
+    rateLimitDeadlineMs: options.rateLimitDeadlineMs ?? 600_000,
     maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
     initialBackoffMs: options.initialBackoffMs ?? 500,
     maxBackoffMs: options.maxBackoffMs ?? 8_000,

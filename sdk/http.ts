@@ -11,6 +11,7 @@ import {
   ComputeError,
   ConnectionError,
   CreatedButUnreadableError,
+  RateLimitError,
   ResponseValidationError,
   TimeoutError,
   errorFromResponse,
@@ -18,7 +19,7 @@ import {
   type RequestInfo,
 } from "./errors";
 import { sharedRateLimiter, type RateLimiter } from "./rate-limit";
-import { parseRetryAfter, retryDelay, sleep } from "./retry";
+import { parseRetryAfter, rateLimitedToTheEnd, retryDelay, sleep, type AttemptCounts } from "./retry";
 import { jsonValue, parseWire, type SetAside } from "../contract";
 
 export type QueryValue = string | number | boolean | string[] | undefined;
@@ -172,7 +173,7 @@ export class HttpCore {
   async request<T>(spec: RequestSpec<T>): Promise<T> {
     const info: RequestInfo = { method: spec.method, path: spec.path };
     const idempotent = spec.idempotent ?? spec.method !== "POST";
-    const counts = { transient: 0, rateLimited: 0 };
+    const counts: AttemptCounts = { transient: 0, rateLimited: 0 };
     // Recovery looks for what any attempt may have created, so it counts from the first one:
     // a slow service can create the resource for attempt 1 after attempt 2 has begun.
     const firstStartedAt = this.serverNow();
@@ -189,10 +190,13 @@ export class HttpCore {
             const created = await spec.recover(firstStartedAt).catch(() => undefined);
             if (created !== undefined) return created;
           }
-          throw error;
+          throw error instanceof RateLimitError && counts.rateLimited > 0 ? rateLimitedToTheEnd(error, counts, this.config) : error;
         }
         if (isTransient(error)) counts.transient += 1;
-        else counts.rateLimited += 1;
+        else {
+          counts.rateLimited += 1;
+          counts.firstRateLimitedAt ??= Date.now();
+        }
         await sleep(delay, spec.signal);
         if (isTransient(error) && spec.recover) {
           const created = await spec.recover(firstStartedAt);

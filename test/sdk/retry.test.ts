@@ -6,7 +6,7 @@ import { podResponse } from "../helpers/fixtures";
 const serve = useLoopback({ initialBackoffMs: 20, maxBackoffMs: 100 });
 
 describe("retry policy", () => {
-  const settings = { maxRetries: 3, maxRateLimitRetries: 2, maxRetryAfterMs: 5000, initialBackoffMs: 100, maxBackoffMs: 1000 };
+  const settings = { maxRetries: 3, maxRateLimitRetries: 2, rateLimitDeadlineMs: 60_000, maxRetryAfterMs: 5000, initialBackoffMs: 100, maxBackoffMs: 1000 };
   const info = { method: "GET", path: "/v2/pods" };
 
   it("waits what Retry-After says for a 429, bounded by maxRetryAfterMs", () => {
@@ -14,6 +14,15 @@ describe("retry policy", () => {
     expect(retryDelay(rate(3), { transient: 0, rateLimited: 0 }, settings)).toBe(3000);
     expect(retryDelay(rate(3600), { transient: 0, rateLimited: 0 }, settings)).toBe(5000);
     expect(retryDelay(rate(3), { transient: 0, rateLimited: 2 }, settings)).toBeUndefined();
+  });
+
+  it("keeps honouring 429s as long as the deadline allows, however many, and not past it", () => {
+    const rate = new RateLimitError({ status: 429, title: "t", detail: "d", request: info, retryAfterSeconds: 1 });
+    const unbounded = { ...settings, maxRateLimitRetries: Number.POSITIVE_INFINITY, rateLimitDeadlineMs: 30_000 };
+    // Dozens of 429s in a row, 20 s into the storm: the next wait still fits.
+    expect(retryDelay(rate, { transient: 0, rateLimited: 48, firstRateLimitedAt: Date.now() - 20_000 }, unbounded)).toBe(1000);
+    // 29.5 s in: a 1 s wait would end past the deadline.
+    expect(retryDelay(rate, { transient: 0, rateLimited: 59, firstRateLimitedAt: Date.now() - 29_500 }, unbounded)).toBeUndefined();
   });
 
   it("backs off exponentially with jitter for 5xx, and never retries other 4xx", () => {
@@ -44,6 +53,22 @@ describe("retries on the wire", () => {
     await expect(client.pods.list()).resolves.toEqual([]);
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1].at - server.requests[0].at).toBeGreaterThanOrEqual(950);
+  });
+
+  it("rides out a storm of consecutive 429s, and names the deadline when one outlasts it", async () => {
+    const storm = Array.from({ length: 30 }, () => (_req: unknown, res: Parameters<typeof problem>[0]) => problem(res, 429, "Rate limit exceeded", {}, { "retry-after": "0" }));
+    const { server, client } = await serve(inTurn(...storm, (_req, res) => sendJson(res, 200, { pods: [] })));
+    await expect(client.pods.list()).resolves.toEqual([]);
+    expect(server.requests).toHaveLength(31);
+
+    const endless = await serve((_req, res) => problem(res, 429, "Rate limit exceeded", {}, { "retry-after": "1" }), { rateLimitDeadlineMs: 1500 });
+    const error = await endless.client.pods.list().then(
+      () => undefined,
+      (e: RateLimitError) => e,
+    );
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error?.detail).toMatch(/still rate limited after 1 retries over \d+ s, honouring Retry-After; the deadline is rateLimitDeadlineMs 1500\)$/);
+    expect(endless.server.requests).toHaveLength(2);
   });
 
   it("retries a read through a 5xx burst and a dropped connection", async () => {
