@@ -13,15 +13,15 @@
  * - A first generation (the state holds no resource of this URN, or a targeted `--replace`):
  *   every other live resource of the base is a stray: it is either left behind by an
  *   interrupted run, or the resource a targeted replace is about to delete anyway.
- * The list is shared by the creates that ask while it is under way (shared-reads.ts says why
- * that is safe). Ids the engine's diff said are being replaced are never taken, and a resource adopted in
+ * The list is taken once per run and family, and shared by every create of the run
+ * (shared-reads.ts `forRun` says why that is safe). Ids the engine's diff said are being replaced are never taken, and a resource adopted in
  * this process is not deleted by it (a targeted replace cannot tell the provider which
  * resource it replaces, and may hand the adopted one to `delete`).
  */
 import { ComputeError, isFirstGeneration, parseOwnerMark, type ComputeClient, type SetAside } from "../../sdk";
 import type { ResourceDefinition } from "../resources/definition";
 import { report } from "./progress";
-import { whileInFlight } from "./shared-reads";
+import { forRun } from "./shared-reads";
 
 const REPLACING = Symbol.for("pulumi-compute.provider.replacing");
 const ADOPTED = Symbol.for("pulumi-compute.provider.adopted");
@@ -93,7 +93,7 @@ export interface Found<T> {
 export async function findLeftBehind<T extends Marked>(definition: ResourceDefinition<any, T>, api: ComputeClient, name: string, mark: string): Promise<Found<T>> {
   const { kind, states, owner } = definition;
   const family = definition.family(api);
-  const page = await whileInFlight(api, `adoption:${kind}`, () => family.page());
+  const page = await forRun(api, `adoption:${kind}`, () => family.page());
   refuseOverUnreadable(kind, name, page.setAside);
   const usable = leftBehind(page.items.filter((item) => !states.ended.has(states.of(item))), owner.read, mark);
   const clutter = leftBehind(page.items.filter((item) => states.clutter?.has(states.of(item)) ?? false), owner.read, mark);

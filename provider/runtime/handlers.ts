@@ -24,6 +24,7 @@ import { reportEstimate } from "./cost-estimate";
 import { WaitFailed, awaitState, endedBecause } from "./wait";
 import { PartialFailure, plain, unreadableCreate } from "./partial";
 import { forget, report, reportTransition } from "./progress";
+import { readById } from "./shared-reads";
 import { PROVIDER_KEY, resolveName, resolveOwnerMark, withoutProvider, type Props } from "./props";
 import { client } from "./settings";
 import { isUnknown } from "./unknowns";
@@ -176,8 +177,9 @@ export function handlersOf<Live extends { id: string; createdAt: string }>(defin
   }
 
   async function read(id: string, props: Props) {
-    const found = await family()
-      .get(id)
+    // Shared with the other reads of the family under way: a refresh of 1000 resources is a few lists.
+    const api = client();
+    const found = await readById(api, `read:${kind}`, definition.family(api), id)
       .catch((error: unknown) => {
         if (error instanceof NotFoundError) return undefined;
         throw error;

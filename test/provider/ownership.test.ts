@@ -7,6 +7,7 @@ import { POD_OWNER_ENV, SANDBOX_OWNER_LABEL, isFirstGeneration, nextGeneration, 
 import { leftBehind } from "../../provider/runtime/adoption";
 import { GPU } from "../helpers/fixtures";
 import { checked, PROVIDER_TEXT, recorded, runtime, useProvider } from "./helpers";
+import { startNewRun } from "../../provider/runtime/shared-reads";
 
 const identity = { organization: "organization", project: "ml", stack: "dev", backend: "file:///state", urn: "urn:pulumi:dev::ml::pulumi-nodejs:dynamic/compute:Pod::trainer", salt: "v1:abc" };
 
@@ -96,7 +97,8 @@ describe("the provider's creates, run again", () => {
     const mark = ownerMark({ ...identity, urn: `${identity.urn}-repeat` });
     const inputs = await checked("pod", { image: "i", gpu: { id: GPU.a5000 }, namePrefix: "trainer", ownerMark: mark });
     const first = await runtime.resources.pod.create(inputs);
-    const again = await runtime.resources.pod.create(inputs); // what a killed `up` followed by `up` does
+    startNewRun(); // what a killed `up` followed by `up` does: the next run, in a new process
+    const again = await runtime.resources.pod.create(inputs);
     expect(again.id).toBe(first.id);
     const mine = (await listPods()).filter((p) => p.env[POD_OWNER_ENV] !== undefined && parseOwnerMark(p.env[POD_OWNER_ENV])!.base === parseOwnerMark(mark)!.base);
     expect(mine.map((p) => p.id)).toEqual([first.id]);
@@ -120,6 +122,7 @@ describe("the provider's creates, run again", () => {
     const live = (await listPods()).filter((p) => p.status !== "TERMINATED").map((p) => p.id);
     expect(live).toEqual(expect.arrayContaining([created.id, second.id])); // the old one is the engine's to delete
     // Run again after an interruption, the same replacement finds its first attempt.
+    startNewRun();
     await checked("pod", args, created.outs);
     const again = await runtime.resources.pod.create(await checked("pod", changed));
     expect(again.id).toBe(second.id);
@@ -142,6 +145,7 @@ describe("the provider's creates, run again", () => {
     const mark = ownerMark({ ...identity, urn: identity.urn.replace("Pod::trainer", "Sandbox::scratch") });
     const inputs = await checked("sandbox", { image: "python:3.12", compute: { vcpuCount: 1, memoryInGb: 1, containerDiskInGb: 1 }, namePrefix: "scratch", ownerMark: mark });
     const first = await runtime.resources.sandbox.create(inputs);
+    startNewRun(); // the next run
     const again = await runtime.resources.sandbox.create(inputs);
     expect(again.id).toBe(first.id);
     await runtime.resources.sandbox.remove(first.id, first.outs);

@@ -1,5 +1,5 @@
 /** Reads shared by the resources of one run: the owner-mark lookup and the catalog's prices. */
-import { forSeconds, whileInFlight } from "../../provider/runtime/shared-reads";
+import { forRun, forSeconds, startNewRun } from "../../provider/runtime/shared-reads";
 
 function counter() {
   let calls = 0;
@@ -11,18 +11,22 @@ function counter() {
   return { read, calls: () => calls, release: () => release() };
 }
 
-it("shares a lookup among the callers that ask while it is under way, and reads again after it ended", async () => {
+it("keeps the left-behind lookup for the rest of the run, shared by every caller, until a new run", async () => {
+  startNewRun();
   const owner = {};
   const lookup = counter();
-  const first = whileInFlight(owner, "pods", lookup.read);
-  const second = whileInFlight(owner, "pods", lookup.read);
+  const first = forRun(owner, "pods", lookup.read);
+  const second = forRun(owner, "pods", lookup.read);
   lookup.release();
   expect(await Promise.all([first, second])).toEqual([1, 1]);
-  // A create that asks after the list answered must see the account as it is now.
-  const third = whileInFlight(owner, "pods", lookup.read);
+  // A create that asks after the list answered: what earlier runs left is all in it already.
+  expect(await forRun(owner, "pods", lookup.read)).toBe(1);
+  expect(lookup.calls()).toBe(1);
+  // The next run (a new process in real life) reads again.
+  startNewRun();
+  const next = forRun(owner, "pods", lookup.read);
   lookup.release();
-  expect(await third).toBe(2);
-  expect(lookup.calls()).toBe(2);
+  expect(await next).toBe(2);
 });
 
 it("keeps prices for the time given, per owner, and never keeps a failed read", async () => {
