@@ -13,7 +13,7 @@
  * the build; scripts/bench.sh builds, then runs dist/bench/run.js.
  *
  * Scenario names: fleet (1, 2 and 4), baseline (2), ratelimit (3), logs (5), emulator (6),
- * provider (7), native (8). docs/benchmarks.md says what each does and holds the latest figures.
+ * provider (7), native (8), scale (9). docs/benchmarks.md says what each does and holds the latest figures.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -29,6 +29,7 @@ import * as logs from "./scenarios/logs";
 import * as native from "./scenarios/native";
 import * as providerRss from "./scenarios/provider-rss";
 import * as ratelimit from "./scenarios/ratelimit";
+import * as scale from "./scenarios/scale";
 
 interface Scenario {
   name: string;
@@ -46,10 +47,11 @@ const SCENARIOS: Scenario[] = [
   { name: "emulator", title: "Scenario 6: the emulator under load", run: emulatorLoad.run, engine: false },
   { name: "provider", title: "Scenario 7: the provider process", run: providerRss.run, engine: true },
   { name: "native", title: "Scenario 8: the native plugin against the dynamic resources", run: native.run, engine: true },
+  { name: "scale", title: "Scenario 9: fleet scale, 10 to 1000 resources", run: scale.run, engine: true },
 ];
 
 /** Every key of the results file, in order, so its shape does not depend on what ran. */
-const RESULT_KEYS = ["fleetUp", "apiCalls", "apiCallsBaseline", "rateLimit", "stateSize", "logStreaming", "emulator", "providerProcess", "nativeVsDynamic"];
+const RESULT_KEYS = ["fleetUp", "apiCalls", "apiCallsBaseline", "rateLimit", "stateSize", "logStreaming", "emulator", "providerProcess", "nativeVsDynamic", "scale"];
 
 function parseArgs(argv: string[]): { selected: string[]; all: boolean; repeats: number } {
   const selected: string[] = [];

@@ -107,6 +107,60 @@ export function memoryOf(pid: number): Memory | undefined {
   return { rssMb: kb("VmRSS") / 1024, hwmMb: kb("VmHWM") / 1024 };
 }
 
+/** The peak memory one process reached while sampled, and the CPU time it had used at the last sample. */
+export interface Peak {
+  rssMb: number;
+  hwmMb: number;
+  cpuSeconds: number;
+  samples: number;
+}
+
+/** User + system CPU seconds a process has used so far (/proc/<pid>/stat), or undefined once it is gone. */
+export function cpuSecondsOf(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Samples, every `intervalMs`, VmRSS and VmHWM (the kernel's own peak) of each process that
+ * `pids` names (a function: processes come and go), until `stop`, which returns one peak per
+ * process seen.
+ */
+export function sampler(pids: string | (() => number[]), intervalMs = 100): { stop(): Peak[] } {
+  const list = typeof pids === "string" ? () => findProcesses(pids) : pids;
+  const peaks = new Map<number, Peak>();
+  const sample = () => {
+    for (const pid of list()) {
+      const mem = memoryOf(pid);
+      if (!mem) continue;
+      const peak = peaks.get(pid) ?? { rssMb: 0, hwmMb: 0, cpuSeconds: 0, samples: 0 };
+      peak.rssMb = Math.max(peak.rssMb, mem.rssMb);
+      peak.hwmMb = Math.max(peak.hwmMb, mem.hwmMb);
+      peak.cpuSeconds = Math.max(peak.cpuSeconds, cpuSecondsOf(pid) ?? 0);
+      peak.samples += 1;
+      peaks.set(pid, peak);
+    }
+  };
+  const timer = setInterval(sample, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return [...peaks.values()];
+    },
+  };
+}
+
+/** The highest of the peaks, in MB (undefined when none was seen). */
+export function highest(peaks: Peak[]): number | undefined {
+  return peaks.length ? Math.max(...peaks.map((p) => Math.max(p.rssMb, p.hwmMb))) : undefined;
+}
+
 /** The parent pid from /proc/<pid>/stat (the command name may hold spaces and parentheses). */
 function parentOf(pid: number): number | undefined {
   try {
@@ -181,4 +235,9 @@ export interface Row {
 export interface ScenarioResult {
   results: Record<string, unknown>;
   rows: Row[];
+}
+
+/** CPU seconds the sampled processes used in all (each as of its last sample). */
+export function cpuOf(peaks: Peak[]): number {
+  return peaks.reduce((sum, p) => sum + p.cpuSeconds, 0);
 }

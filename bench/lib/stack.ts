@@ -31,7 +31,10 @@ export interface BenchStack {
   setConfig(values: Record<string, string | number | boolean>): Promise<void>;
   /** `pulumi up`, timed from the call to its answer. `parallel` undefined = the engine default. */
   up(options?: { parallel?: number }): Promise<{ seconds: number; summary: UpResult["summary"] }>;
-  destroy(): Promise<void>;
+  /** `pulumi refresh` and `pulumi preview`, timed like `up`. */
+  refresh(options?: { parallel?: number }): Promise<{ seconds: number }>;
+  preview(options?: { parallel?: number }): Promise<{ seconds: number }>;
+  destroy(options?: { parallel?: number }): Promise<void>;
   /** The deployment as the engine exports it (`pulumi stack export`). */
   exportDeployment(): Promise<Deployment>;
   /** The file backend's own stack file (what a state bucket holds), in bytes. */
@@ -103,10 +106,30 @@ export async function createStack(options: {
       if (result.summary.result !== "succeeded") throw new Error(`up ${result.summary.result}\n${output}`);
       return { seconds, summary: result.summary };
     },
-    async destroy() {
+    async refresh({ parallel } = {}) {
+      output = "";
+      const started = performance.now();
+      try {
+        await stack.refresh({ parallel, onOutput });
+      } catch (error) {
+        throw withOutput(error);
+      }
+      return { seconds: (performance.now() - started) / 1000 };
+    },
+    async preview({ parallel } = {}) {
+      output = "";
+      const started = performance.now();
+      try {
+        await stack.preview({ parallel, onOutput });
+      } catch (error) {
+        throw withOutput(error);
+      }
+      return { seconds: (performance.now() - started) / 1000 };
+    },
+    async destroy({ parallel = 64 } = {}) {
       output = "";
       try {
-        await stack.destroy({ onOutput, parallel: 64 });
+        await stack.destroy({ onOutput, parallel });
       } catch (error) {
         throw withOutput(error);
       }

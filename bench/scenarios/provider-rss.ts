@@ -8,40 +8,10 @@
  * sampled the same way, for reference.
  */
 import { fleetContext } from "../lib/fleet-context";
-import { FLEET_TIMINGS, findProcesses, log, memoryOf, round, type Row, type ScenarioResult } from "../lib/common";
+import { FLEET_TIMINGS, highest, log, round, sampler, type Row, type ScenarioResult } from "../lib/common";
 
 const PODS = 100;
 const SANDBOXES = 100;
-
-/** Samples the peak memory of every process whose command line contains `needle`. */
-interface Peak {
-  rssMb: number;
-  hwmMb: number;
-  samples: number;
-}
-
-function sampler(needle: string, intervalMs = 100): { stop(): Peak[] } {
-  const peaks = new Map<number, Peak>();
-  const sample = () => {
-    for (const pid of findProcesses(needle)) {
-      const mem = memoryOf(pid);
-      if (!mem) continue;
-      const peak = peaks.get(pid) ?? { rssMb: 0, hwmMb: 0, samples: 0 };
-      peak.rssMb = Math.max(peak.rssMb, mem.rssMb);
-      peak.hwmMb = Math.max(peak.hwmMb, mem.hwmMb);
-      peak.samples += 1;
-      peaks.set(pid, peak);
-    }
-  };
-  const timer = setInterval(sample, intervalMs);
-  return {
-    stop() {
-      clearInterval(timer);
-      sample();
-      return [...peaks.values()];
-    },
-  };
-}
 
 export async function run(): Promise<ScenarioResult> {
   const ctx = await fleetContext();
@@ -55,9 +25,8 @@ export async function run(): Promise<ScenarioResult> {
   await ctx.stack.destroy();
   if (providerPeaks.length === 0) throw new Error("no dynamic-provider process was seen during the up");
 
-  const peakOf = (peaks: Peak[]) => Math.max(...peaks.map((p) => Math.max(p.rssMb, p.hwmMb)));
-  const providerPeak = peakOf(providerPeaks);
-  const programPeak = programPeaks.length ? peakOf(programPeaks) : undefined;
+  const providerPeak = highest(providerPeaks)!;
+  const programPeak = highest(programPeaks);
   log(`${PODS + SANDBOXES} resources: up ${up.seconds.toFixed(1)} s, provider process peak RSS ${providerPeak.toFixed(0)} MB, program ${programPeak?.toFixed(0)} MB`);
 
   const record = {

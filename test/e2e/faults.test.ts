@@ -40,6 +40,16 @@ describe("faults during up", () => {
     await expectConverged({ pods: 1, sandboxes: 1 });
   });
 
+  it("dozens of consecutive 429s on the left-behind lookup: honoured for as long as they come, and the up converges in one run", async () => {
+    await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000 } } }, sandboxes: { s: sandbox } });
+    // 24 in a row on the sandbox list, Retry-After: 1 (more than the 10 retries a count allowed).
+    await e2e.control.addFault({ method: "GET", path: "/v2/sandboxes", status: 429, retryAfter: 1, times: 24 });
+    const up = await e2e.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    expect((await e2e.control.requests()).filter((r) => r.status === 429).length).toBe(24);
+    await expectConverged({ pods: 1, sandboxes: 1 });
+  });
+
   it("a 5xx burst on create: retried, still exactly one pod", async () => {
     await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000 } } } });
     await e2e.control.addFault({ method: "POST", path: "/v2/pods", status: 503, times: 3 });
