@@ -9,7 +9,10 @@
  * written; not for real use, a crash then loses the run's record), and prints wall time and
  * the engine's CPU seconds for each.
  *
- *   node dist/bench/experiments/checkpoints.js [count]     (after `npm run build`; default 1000)
+ *   COMPUTE_PULUMI_ROOT=<engine root> node dist/bench/experiments/checkpoints.js [count] [skipped]
+ *
+ * (after `npm run build`; count defaults to 1000; `skipped` runs only the second up, whose
+ * "written" counterpart is scenario 9's own dynamic up of the same size).
  */
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { EmulatorControl } from "../../emulator";
@@ -22,7 +25,7 @@ import { createStack } from "../lib/stack";
   const control = new EmulatorControl(emulator.url, emulator.adminToken);
   const stack = await createStack({ name: "checkpoints", program: "fleet", emulator, config: { "bench:pods": count / 2, "bench:sandboxes": count / 2 } });
   try {
-    for (const skip of [false, true]) {
+    for (const skip of process.argv[3] === "skipped" ? [true] : [false, true]) {
       const env = (stack.stack.workspace as LocalWorkspace).envVars;
       if (skip) env.PULUMI_SKIP_CHECKPOINTS = "true";
       else delete env.PULUMI_SKIP_CHECKPOINTS;
