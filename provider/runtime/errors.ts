@@ -56,7 +56,16 @@ export function userFacing(error: unknown, kind: string, name: string, operation
   error.message = `${kind} ${name}: ${operation} failed: ${what}`;
   if (error instanceof PartialFailure) error.reasons.splice(0, error.reasons.length, error.message);
   error.stack = error.message;
-  silenced().add(`${error}: ${error.stack}`);
+  return error;
+}
+
+/**
+ * Drops the dynamic-provider host's own print of `error`, the one it writes to stderr beside the
+ * error it reports. Called with the error exactly as it leaves the provider (redacted), since the
+ * host prints that one. Only for the errors `userFacing` made one line: a bug keeps its print.
+ */
+export function withoutHostPrint(error: unknown): unknown {
+  if (expected(error)) silenced().add(`${error}: ${error.stack}`);
   return error;
 }
 

@@ -11,7 +11,7 @@ import type { CheckFailure } from "./check-failures";
 import { handlersOf, type Handlers } from "./handlers";
 import type { Props } from "./props";
 import { credentials, requireConfiguredKey } from "./credentials";
-import { userFacing } from "./errors";
+import { userFacing, withoutHostPrint } from "./errors";
 import { learnSecrets, redact, redactError } from "./secrets";
 export { configure } from "./settings";
 export { credentials } from "./credentials";
@@ -63,7 +63,7 @@ function guarded(kind: string, handlers: Handlers): Handlers {
         }
         return result;
       } catch (error) {
-        throw redactError(userFacing(error, kind, resourceName(args), OPERATIONS[name] ?? name));
+        throw withoutHostPrint(redactError(userFacing(error, kind, resourceName(args), OPERATIONS[name] ?? name)));
       }
     };
   }
