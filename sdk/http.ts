@@ -185,8 +185,9 @@ export class HttpCore {
         const delay = retryDelay(error, counts, this.config);
         const resendable = idempotent || spec.recover !== undefined || !isTransient(error);
         if (delay === undefined || !resendable) {
-          // Out of retries: a create whose last answer was lost may still have landed.
-          if (spec.recover && isTransient(error)) {
+          // Out of retries: a create whose last answer was lost (now, or in any earlier
+          // attempt, even if later ones were refused with a 429) may still have landed.
+          if (spec.recover && (isTransient(error) || counts.transient > 0)) {
             const created = await spec.recover(firstStartedAt).catch(() => undefined);
             if (created !== undefined) return created;
           }
@@ -195,10 +196,12 @@ export class HttpCore {
         if (isTransient(error)) counts.transient += 1;
         else {
           counts.rateLimited += 1;
-          counts.firstRateLimitedAt ??= Date.now();
+          counts.firstRateLimitedAt ??= performance.now();
         }
         await sleep(delay, spec.signal);
-        if (isTransient(error) && spec.recover) {
+        // Once an attempt's answer was lost, look before every resend: the service may have
+        // created the resource since, whatever the last answer (a 429) said.
+        if (counts.transient > 0 && spec.recover) {
           const created = await spec.recover(firstStartedAt);
           if (created !== undefined) return created;
         }

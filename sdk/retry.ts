@@ -26,7 +26,7 @@ export interface AttemptCounts {
   transient: number;
   /** Failed attempts so far that were 429. */
   rateLimited: number;
-  /** When the first 429 of this request arrived (`Date.now()`), if one did. */
+  /** When the first 429 of this request arrived (`performance.now()`, a monotonic clock), if one did. */
   firstRateLimitedAt?: number;
 }
 
@@ -36,7 +36,7 @@ export function retryDelay(error: unknown, counts: AttemptCounts, settings: Retr
     if (counts.rateLimited >= settings.maxRateLimitRetries) return undefined;
     const hintMs = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : undefined;
     const delay = hintMs !== undefined ? Math.min(hintMs, settings.maxRetryAfterMs) : backoff(counts.rateLimited, settings, random);
-    const elapsed = Date.now() - (counts.firstRateLimitedAt ?? Date.now());
+    const elapsed = performance.now() - (counts.firstRateLimitedAt ?? performance.now());
     return elapsed + delay > settings.rateLimitDeadlineMs ? undefined : delay;
   }
   if (error instanceof ServerError || error instanceof ConnectionError) {
@@ -51,7 +51,7 @@ export function retryDelay(error: unknown, counts: AttemptCounts, settings: Retr
  * how long it was retried and which setting bounds that, so a user knows what to raise.
  */
 export function rateLimitedToTheEnd(error: RateLimitError, counts: AttemptCounts, settings: RetrySettings): RateLimitError {
-  const seconds = Math.round((Date.now() - (counts.firstRateLimitedAt ?? Date.now())) / 1000);
+  const seconds = Math.round((performance.now() - (counts.firstRateLimitedAt ?? performance.now())) / 1000);
   const bound =
     counts.rateLimited >= settings.maxRateLimitRetries ? `maxRateLimitRetries ${settings.maxRateLimitRetries}` : `rateLimitDeadlineMs ${settings.rateLimitDeadlineMs}`;
   return new RateLimitError({

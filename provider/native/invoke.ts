@@ -6,6 +6,7 @@
  */
 import { parseWire } from "../../sdk";
 import { FUNCTIONS, type DataSource, type FunctionName } from "../functions";
+import { requireConfiguredKey } from "../runtime/credentials";
 import { functionFailure } from "../runtime/errors";
 import type { Props } from "../runtime/props";
 import { client } from "../runtime/settings";
@@ -18,6 +19,8 @@ export function functionFor(token: string): ((args: Props) => Promise<Props>) | 
   return async (args) => {
     const read = parseWire(fn.args, args);
     if (!read.ok) throw new Error(`${name}: invalid arguments: ${read.violations.join("; ")}`);
+    // Functions run for a program (`up`, `preview`): with the configured key, never a stand-in.
+    await requireConfiguredKey();
     const result = await fn.call(client(), read.value).catch((error: unknown) => {
       throw functionFailure(name, error);
     });

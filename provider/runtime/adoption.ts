@@ -18,7 +18,7 @@
  * this process is not deleted by it (a targeted replace cannot tell the provider which
  * resource it replaces, and may hand the adopted one to `delete`).
  */
-import { ComputeError, isFirstGeneration, parseOwnerMark, type ComputeClient, type SetAside } from "../../sdk";
+import { ComputeError, NotFoundError, isFirstGeneration, parseOwnerMark, type ComputeClient, type SetAside } from "../../sdk";
 import type { ResourceDefinition } from "../resources/definition";
 import { report } from "./progress";
 import { forRun } from "./shared-reads";
@@ -98,8 +98,17 @@ export async function findLeftBehind<T extends Marked>(definition: ResourceDefin
   const usable = leftBehind(page.items.filter((item) => !states.ended.has(states.of(item))), owner.read, mark);
   const clutter = leftBehind(page.items.filter((item) => states.clutter?.has(states.of(item)) ?? false), owner.read, mark);
   if (usable.adopt) {
-    registry(ADOPTED).add(usable.adopt.id);
-    report(kind, name, `adopted ${kind} ${usable.adopt.id}, which an interrupted run created for this resource`);
+    // The list is the run's (taken at its first create): the resource may have ended or gone
+    // since (an idle timeout, a delete-first replacement). Adopt it only as it is now.
+    const now = await family.get(usable.adopt.id).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    });
+    if (now && !states.ended.has(states.of(now))) {
+      usable.adopt = now;
+      registry(ADOPTED).add(now.id);
+      report(kind, name, `adopted ${kind} ${now.id}, which an interrupted run created for this resource`);
+    } else usable.adopt = undefined;
   }
   const strays = [...usable.strays, ...(clutter.adopt ? [clutter.adopt] : []), ...clutter.strays];
   return {

@@ -7,8 +7,8 @@
  * Rotation. `refresh` and `destroy` run no program, so the engine configures the provider with
  * the configuration recorded at the last `up`: after `pulumi config set --secret compute:apiKey`
  * and a revoked old key, that recorded key is refused. Then, and only then, the current key is
- * looked for: `COMPUTE_API_KEY`, and the stack's current `compute:apiKey` (read with the Pulumi
- * CLI, which decrypts it with the stack's own secrets provider). A key found there is never
+ * looked for: the stack's current `compute:apiKey` (read with the Pulumi CLI, which decrypts it
+ * with the stack's own secrets provider), then `COMPUTE_API_KEY`. A key found there is never
  * trusted blindly: another account's key would answer 404 for every id of this stack, and a
  * 404 would make `refresh` forget and `destroy` skip pods that keep billing. So the current key
  * is *unproven* until it has seen one of this stack's resources by id (ids belong to one
@@ -88,9 +88,11 @@ async function verify(settings: ConnectionSettings): Promise<Credentials> {
   const first = await checkKey(clientWith(settings));
   if (first.verdict === "accepted" || first.verdict === "unknown") return { source: "configured", proven: true };
   if (first.verdict === "unreachable") throw new ComputeError(unreachableLine(settings, first.error));
+  // The stack's own current key first, as the stack config wins over the environment (an
+  // environment key may well be another account's, which the proof would then refuse).
   const candidates: Array<[KeySource, () => Promise<string | undefined>]> = [
-    [ENV.apiKey, async () => process.env[ENV.apiKey]?.trim() || undefined],
     ["the stack's current compute:apiKey", () => currentStackKey(configured().stack)],
+    [ENV.apiKey, async () => process.env[ENV.apiKey]?.trim() || undefined],
   ];
   for (const [source, find] of candidates) {
     const key = await find();

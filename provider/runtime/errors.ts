@@ -42,6 +42,12 @@ function silenced(): Set<string> {
       write(...args);
     };
   }
+  // Errors the host never prints (create, update and read errors of the native face) would stay:
+  // keep the newest few hundred.
+  if (prints.size > 500) {
+    const oldest = prints.values().next();
+    if (!oldest.done) prints.delete(oldest.value);
+  }
   return prints;
 }
 
@@ -53,10 +59,13 @@ function silenced(): Set<string> {
 export function userFacing(error: unknown, kind: string, name: string, operation: string): unknown {
   if (!expected(error)) return error;
   const what = error instanceof ApiError ? apiFailureLine(error) : error.message;
-  error.message = `${kind} ${name}: ${operation} failed: ${what}`;
-  if (error instanceof PartialFailure) error.reasons.splice(0, error.reasons.length, error.message);
-  error.stack = error.message;
-  return error;
+  // A copy: one error object may fail many calls (the run's key check, a shared list), and each
+  // must say only its own resource.
+  const copy = Object.defineProperties(Object.create(Object.getPrototypeOf(error) as object), Object.getOwnPropertyDescriptors(error)) as Error;
+  copy.message = `${kind} ${name}: ${operation} failed: ${what}`;
+  copy.stack = copy.message;
+  if (copy instanceof PartialFailure) Object.defineProperty(copy, "reasons", { value: [copy.message], enumerable: true, writable: true, configurable: true });
+  return copy;
 }
 
 /**

@@ -34,7 +34,9 @@ export const settingsId = (settings: ConnectionSettings) => JSON.stringify([sett
 
 /** Records the provider's configuration; the key is checked on the first call that needs it (credentials.ts). */
 export function configure(config: ConfigReader, context: { stack?: string } = {}): void {
-  store().configured = { stackConfig: fromStackConfig(config), skipCredentialsValidation: config.get("compute:skipCredentialsValidation"), stack: context.stack };
+  // A provider serialized by an older build names no stack: keep the one a newer one named.
+  const stack = context.stack ?? store().configured?.stack;
+  store().configured = { stackConfig: fromStackConfig(config), skipCredentialsValidation: config.get("compute:skipCredentialsValidation"), stack };
 }
 
 export function configured(): Configured {

@@ -82,7 +82,7 @@ interface PendingRead<T> {
 class BatchedReads<T extends { id: string }> {
   private queue: Array<PendingRead<T>> = [];
   private running = false;
-  private lastStartedAt = 0;
+  private lastStartedAt = -Infinity;
 
   constructor(
     private readonly family: ReadableFamily<T>,
@@ -100,9 +100,10 @@ class BatchedReads<T extends { id: string }> {
     this.running = true;
     try {
       while (this.queue.length > 0) {
-        const wait = this.lastStartedAt + this.spacingMs - Date.now();
+        // A monotonic clock: a wall clock stepped back would stall every read of the family.
+        const wait = this.lastStartedAt + this.spacingMs - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        this.lastStartedAt = Date.now();
+        this.lastStartedAt = performance.now();
         const batch = this.queue.splice(0);
         const ids = new Set(batch.map((pending) => pending.id));
         if (ids.size === 1) {

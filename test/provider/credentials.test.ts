@@ -103,9 +103,13 @@ describe("the key check at the start of a run", () => {
       });
     });
     configureWith({ "compute:baseUrl": `http://127.0.0.1:${port}`, "compute:apiKey": await issuedKey() });
-    const error = await rejection(runtime.resources.pod.check({}, { name: "trainer", image: "i" }));
-    expect(error.message).toMatch(new RegExp(`^pod trainer: check failed: compute:baseUrl: http://127\\.0\\.0\\.1:${port} cannot be reached \\(.+\\)\\. .*compute:skipCredentialsValidation true`));
-    expect(error.message).not.toContain("\n");
+    // Every step of the run meets the same check's failure, each naming only its own resource.
+    for (const name of ["trainer", "second", "third"]) {
+      const error = await rejection(runtime.resources.pod.check({}, { name, image: "i" }));
+      expect(error.message).toMatch(new RegExp(`^pod ${name}: check failed: compute:baseUrl: http://127\\.0\\.0\\.1:${port} cannot be reached \\(.+\\)\\. .*compute:skipCredentialsValidation true`));
+      expect(error.message.match(/failed:/g)).toHaveLength(1);
+      expect(error.message).not.toContain("\n");
+    }
   });
 
   it("is skipped with compute:skipCredentialsValidation, and a good key is checked once, with one read", async () => {

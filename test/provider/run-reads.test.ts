@@ -44,3 +44,21 @@ it("a refresh of many resources reads them with a few lists, and confirms a miss
   expect(sent.filter((r) => r.startsWith("GET /v2/sandboxes/")).sort()).toEqual([`GET /v2/sandboxes/${gone}`, `GET /v2/sandboxes/${sandboxes[0]!.id}`].sort());
   expect(sent.length / sandboxes.length).toBeLessThanOrEqual(0.1);
 });
+
+it("a create never adopts, from the run's list, what has ended or gone since the list was taken", async () => {
+  const mark = (name: string) => ownerMark({ organization: "o", project: "ml", stack: "dev", backend: "file:///state", urn: `urn:pulumi:dev::ml::pulumi-nodejs:dynamic/compute:Sandbox::${name}`, salt: "v1:abc" });
+  const inputsOf = (name: string) => checked("sandbox", { name, image: "python:3.12", compute: SMALL, ownerMark: mark(name), namePrefix: name });
+  // An earlier run left `scratch` behind.
+  startNewRun();
+  const leftBehind = await runtime.resources.sandbox.create(await inputsOf("scratch"));
+  // This run lists the family at its first create (of another resource)...
+  startNewRun();
+  await runtime.resources.sandbox.create(await inputsOf("other"));
+  // ...and `scratch` goes before this run's create of it comes (an idle timeout, a delete).
+  const client = new ComputeClient({ baseUrl: env.url, apiKey: env.apiKey, env: {} });
+  await client.sandboxes.delete(leftBehind.id);
+  await client.close();
+  const created = await runtime.resources.sandbox.create(await inputsOf("scratch"));
+  expect(created.id).not.toBe(leftBehind.id);
+  expect(created.outs.state).toBe("RUNNING");
+});

@@ -20,9 +20,9 @@ describe("retry policy", () => {
     const rate = new RateLimitError({ status: 429, title: "t", detail: "d", request: info, retryAfterSeconds: 1 });
     const unbounded = { ...settings, maxRateLimitRetries: Number.POSITIVE_INFINITY, rateLimitDeadlineMs: 30_000 };
     // Dozens of 429s in a row, 20 s into the storm: the next wait still fits.
-    expect(retryDelay(rate, { transient: 0, rateLimited: 48, firstRateLimitedAt: Date.now() - 20_000 }, unbounded)).toBe(1000);
+    expect(retryDelay(rate, { transient: 0, rateLimited: 48, firstRateLimitedAt: performance.now() - 20_000 }, unbounded)).toBe(1000);
     // 29.5 s in: a 1 s wait would end past the deadline.
-    expect(retryDelay(rate, { transient: 0, rateLimited: 59, firstRateLimitedAt: Date.now() - 29_500 }, unbounded)).toBeUndefined();
+    expect(retryDelay(rate, { transient: 0, rateLimited: 59, firstRateLimitedAt: performance.now() - 29_500 }, unbounded)).toBeUndefined();
   });
 
   it("backs off exponentially with jitter for 5xx, and never retries other 4xx", () => {
@@ -122,6 +122,39 @@ describe("duplicate-safe create", () => {
     const pod = await client.pods.create({ name: "trainer-last", image: "img", gpu: { id: "A" } });
     expect(pod.id).toBe("pod-1");
     expect(pods).toHaveLength(1);
+  });
+
+  it("looks again after a 429 that follows a lost answer: the first attempt's pod may have landed late", async () => {
+    // POST 1: the pod is made but the answer is lost, and it shows in the list only after the
+    // first look; POST 2: 429. The next look finds it: no third POST, no second pod.
+    const pods: Record<string, unknown>[] = [];
+    let late: Record<string, unknown> | undefined;
+    let posts = 0;
+    const { client } = await serve((req, res, raw) => {
+      res.setHeader("date", new Date().toUTCString());
+      if (req.method === "POST" && req.path === "/v2/pods") {
+        posts += 1;
+        const body = JSON.parse(req.body);
+        if (posts === 1) {
+          late = podResponse({ id: "pod-1", name: body.name, createdAt: new Date().toISOString() });
+          return raw.socket.destroy();
+        }
+        if (posts === 2) return problem(res, 429, "Rate limit exceeded", {}, { "retry-after": "0" });
+        const pod = podResponse({ id: `pod-${posts}`, name: body.name, createdAt: new Date().toISOString() });
+        pods.push(pod);
+        return sendJson(res, 201, pod);
+      }
+      if (req.method === "GET" && req.path === "/v2/pods") {
+        sendJson(res, 200, { pods: [...pods] });
+        if (late) pods.push(late);
+        late = undefined;
+        return;
+      }
+      problem(res, 404, "no route");
+    });
+    const pod = await client.pods.create({ name: "trainer-late", image: "img", gpu: { id: "A" } });
+    expect(pod.id).toBe("pod-1");
+    expect(posts).toBe(2);
   });
 
   it("does not adopt an older pod that merely shares the name", async () => {
