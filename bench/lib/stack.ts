@@ -87,6 +87,18 @@ export async function createStack(options: {
     return error;
   };
 
+  /** One engine operation, timed from the call to its answer; its failure carries the output's tail. */
+  const timed = async <T>(operation: () => Promise<T>): Promise<{ seconds: number; value: T }> => {
+    output = "";
+    const started = performance.now();
+    try {
+      const value = await operation();
+      return { seconds: (performance.now() - started) / 1000, value };
+    } catch (error) {
+      throw withOutput(error);
+    }
+  };
+
   return {
     stack,
     stateDir,
@@ -94,45 +106,14 @@ export async function createStack(options: {
       await stack.setAllConfig(stringValues(values));
     },
     async up({ parallel } = {}) {
-      output = "";
-      const started = performance.now();
-      let result: UpResult;
-      try {
-        result = await stack.up({ parallel, onOutput });
-      } catch (error) {
-        throw withOutput(error);
-      }
-      const seconds = (performance.now() - started) / 1000;
+      const { seconds, value: result } = await timed(() => stack.up({ parallel, onOutput }));
       if (result.summary.result !== "succeeded") throw new Error(`up ${result.summary.result}\n${output}`);
       return { seconds, summary: result.summary };
     },
-    async refresh({ parallel } = {}) {
-      output = "";
-      const started = performance.now();
-      try {
-        await stack.refresh({ parallel, onOutput });
-      } catch (error) {
-        throw withOutput(error);
-      }
-      return { seconds: (performance.now() - started) / 1000 };
-    },
-    async preview({ parallel } = {}) {
-      output = "";
-      const started = performance.now();
-      try {
-        await stack.preview({ parallel, onOutput });
-      } catch (error) {
-        throw withOutput(error);
-      }
-      return { seconds: (performance.now() - started) / 1000 };
-    },
+    refresh: ({ parallel } = {}) => timed(() => stack.refresh({ parallel, onOutput })),
+    preview: ({ parallel } = {}) => timed(() => stack.preview({ parallel, onOutput })),
     async destroy({ parallel = 64 } = {}) {
-      output = "";
-      try {
-        await stack.destroy({ onOutput, parallel });
-      } catch (error) {
-        throw withOutput(error);
-      }
+      await timed(() => stack.destroy({ onOutput, parallel }));
     },
     async exportDeployment() {
       return (await stack.exportStack()).deployment as Deployment;

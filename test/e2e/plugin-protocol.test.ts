@@ -20,6 +20,7 @@ import * as path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
 import { EmulatorControl, startEmulator, type RunningEmulator } from "../../emulator";
 import { eventually } from "../helpers/eventually";
+import { IN_PLACE_CHANGES, REPLACING_CHANGES, START_POD, statusAfter } from "./pod-change-cases";
 import { GPU, KEYS, ROOT } from "../helpers/fixtures";
 import { connect, fakeEngine, initFailure, js, prov, secret, SECRET, SIG, struct, type Client } from "../provider/native/client";
 
@@ -275,36 +276,19 @@ describe("the provider behaviours of test/e2e/changes.test.ts", () => {
   }
 
   beforeAll(async () => {
-    pod = { image: "app:1", gpu: { id: GPU.a5000 }, env: { A: "1" }, ports: ["22/tcp"] };
+    pod = { ...START_POD };
     svc = await p.create(POD, "svc", pod);
     expect(svc.outputs.status).toBe("RUNNING");
   });
 
-  it.each([
-    ["name", { name: "svc-renamed" }],
-    ["locked", { locked: true }],
-    ["image", { image: "app:2" }],
-    ["env", { env: { A: "2", B: "3" } }],
-    ["ports", { ports: ["22/tcp", "8888/http"] }],
-    ["cmd", { cmd: ["python", "serve.py"] }],
-    ["disk", { disk: 40 }],
-    ["globalNetworking", { globalNetworking: true }],
-    ["desiredState STOPPED", { locked: false, desiredState: "STOPPED" }],
-    ["desiredState RUNNING", { desiredState: "RUNNING" }],
-  ])("changing %s updates the same pod in place", async (_field, change) => {
+  it.each(IN_PLACE_CHANGES)("changing %s updates the same pod in place", async (_field, change) => {
     const { step, lastId } = await upWith(change);
     expect(step).toBe("update");
     expect(svc.id).toBe(lastId);
-    expect(svc.outputs.status).toBe((change as { desiredState?: string }).desiredState === "STOPPED" ? "EXITED" : "RUNNING");
+    expect(svc.outputs.status).toBe(statusAfter(change));
   });
 
-  it.each([
-    ["gpu.id", { gpu: { id: GPU.rtx4090 } }],
-    ["gpu.count", { gpu: { id: GPU.rtx4090, count: 2 } }],
-    ["startSsh", { startSsh: true }],
-    ["cloud", { cloud: "COMMUNITY" }],
-    ["mounts (a new kind)", { mounts: { network: [{ volumeId: "vol_dev_tx", path: "/data" }] }, dataCenterIds: ["US-TX-3"], cloud: "SECURE" }],
-  ])("changing %s replaces the pod: a new id, the old one gone from the service", async (_field, change) => {
+  it.each(REPLACING_CHANGES)("changing %s replaces the pod: a new id, the old one gone from the service", async (_field, change) => {
     const { step, lastId } = await upWith(change);
     expect(step).toBe("replace");
     expect(svc.id).not.toBe(lastId);
