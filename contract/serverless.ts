@@ -1,19 +1,25 @@
 /** Serverless endpoints: the create request of the reference OpenAPI, reduced to what the product sends. */
 import { z } from "zod";
 import { majorMinor } from "./common";
-import { answeredContainerFields, optionalContainerFields } from "./pods";
+import { CreateCpuConfig, answeredContainerFields, optionalContainerFields } from "./pods";
 import { optional, orNull, tolerantList, withDefault } from "./reading";
 
 // The container fields an endpoint may send, with the pod's rules; not the exec-form command.
 const { args, disk, env, ports, registry } = optionalContainerFields;
 
+const workers = z.strictObject({ min: z.int().min(0).optional(), max: z.int().min(0).optional(), idleTimeout: z.int().min(1).max(3600).optional() });
+const scaling = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("QUEUE_DELAY"), queueDelay: z.number().min(0.5) }),
+  z.strictObject({ type: z.literal("REQUEST_COUNT"), requestCount: z.int().min(1) }),
+]);
+const flashboot = z.enum(["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"]);
+/** A CPU endpoint's worker choices: each a flavor and a vCPU count (memory follows from the flavor). */
+const cpuChoices = z.array(CreateCpuConfig).min(1);
+
 export const CreateEndpointRequest = z.strictObject({
   name: z.string().min(1),
   type: z.enum(["QUEUE", "LOAD_BALANCER"]),
-  scaling: z.discriminatedUnion("type", [
-    z.strictObject({ type: z.literal("QUEUE_DELAY"), queueDelay: z.number().min(0.5) }),
-    z.strictObject({ type: z.literal("REQUEST_COUNT"), requestCount: z.int().min(1) }),
-  ]),
+  scaling,
   image: z.string().min(1).optional(),
   templateId: z.string().min(1).optional(),
   args,
@@ -30,15 +36,48 @@ export const CreateEndpointRequest = z.strictObject({
       minCudaVersion: majorMinor.optional(),
     })
     .optional(),
+  cpu: cpuChoices.optional(),
   dataCenterIds: z.array(z.string()).optional(),
   networkVolumes: z.array(z.string()).optional(),
-  flashboot: z.enum(["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"]).optional(),
+  flashboot: flashboot.optional(),
   timeout: z.int().optional(),
-  workers: z
-    .strictObject({ min: z.int().min(0).optional(), max: z.int().min(0).optional(), idleTimeout: z.int().min(1).max(3600).optional() })
-    .optional(),
+  workers: workers.optional(),
 });
 export type CreateEndpointRequest = z.infer<typeof CreateEndpointRequest>;
+
+/**
+ * PATCH of an endpoint (reference OpenAPI `UpdateEndpointRequest`): only the members sent
+ * change. `type` is not among them, and the compute family (`gpu` or `cpu`) is fixed at create:
+ * a change of either needs a new endpoint. In `gpu`, `allowedCudaVersions: []` and
+ * `minCudaVersion: ""` clear a constraint; `excludedTypes` needs `pools` beside it.
+ */
+export const UpdateEndpointRequest = z.strictObject({
+  name: z.string().min(1).optional(),
+  image: z.string().min(1).optional(),
+  templateId: z.string().min(1).optional(),
+  args,
+  disk,
+  env,
+  ports,
+  registry,
+  gpu: z
+    .strictObject({
+      pools: z.array(z.string()).min(1).optional(),
+      excludedTypes: z.array(z.string()).optional(),
+      count: z.int().min(1).optional(),
+      allowedCudaVersions: z.array(majorMinor).optional(),
+      minCudaVersion: z.union([z.literal(""), majorMinor]).optional(),
+    })
+    .optional(),
+  cpu: cpuChoices.optional(),
+  dataCenterIds: z.array(z.string()).optional(),
+  networkVolumes: z.array(z.string()).optional(),
+  flashboot: flashboot.optional(),
+  timeout: z.int().optional(),
+  scaling: scaling.optional(),
+  workers: workers.optional(),
+});
+export type UpdateEndpointRequest = z.infer<typeof UpdateEndpointRequest>;
 
 /**
  * Rules across fields that are still 422 (reference OpenAPI). They read the raw body, so they
@@ -52,6 +91,42 @@ export function createEndpointViolations(raw: unknown): string[] {
     return ['scaling.type: must be "REQUEST_COUNT" for a LOAD_BALANCER endpoint'];
   }
   return [];
+}
+
+/** What the cross-field rules read of a create or an update body. */
+interface EndpointFields {
+  type?: string;
+  image?: string;
+  templateId?: string;
+  gpu?: { pools?: string[]; excludedTypes?: string[]; allowedCudaVersions?: string[]; minCudaVersion?: string };
+  cpu?: unknown[];
+  scaling?: { type: string };
+  workers?: { min?: number; max?: number; idleTimeout?: number };
+}
+
+/** Rules across fields of a valid body (400): the compute family, the image, CUDA, worker bounds. */
+export function endpointCrossFieldViolations(body: EndpointFields, use: "create" | "update" = "create"): string[] {
+  const out: string[] = [];
+  if (use === "create") {
+    if (body.gpu === undefined && body.cpu === undefined) out.push("gpu: exactly one of gpu or cpu is required");
+    if (body.image === undefined && body.templateId === undefined) out.push("image: is required unless templateId is set");
+  }
+  if (body.gpu !== undefined && body.cpu !== undefined) out.push("cpu: cannot be combined with gpu (exactly one of gpu or cpu)");
+  const cuda = body.gpu?.allowedCudaVersions;
+  if (cuda && cuda.length > 0 && body.gpu?.minCudaVersion !== undefined && body.gpu.minCudaVersion !== "") {
+    out.push("gpu.minCudaVersion: cannot be combined with a non-empty gpu.allowedCudaVersions");
+  }
+  if (use === "update" && body.gpu?.excludedTypes !== undefined && body.gpu.pools === undefined) {
+    out.push("gpu.excludedTypes: needs gpu.pools beside it (the two are one selection)");
+  }
+  if (body.workers?.min !== undefined && body.workers.max !== undefined && body.workers.min > body.workers.max) {
+    out.push("workers.min: must not exceed workers.max");
+  }
+  // Reference OpenAPI: a queue endpoint scaled by request count has no idle timeout.
+  if (body.type === "QUEUE" && body.scaling?.type === "REQUEST_COUNT" && body.workers?.idleTimeout !== undefined) {
+    out.push("workers.idleTimeout: does not apply to a QUEUE endpoint scaling on REQUEST_COUNT");
+  }
+  return out;
 }
 
 /**
