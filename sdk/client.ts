@@ -9,9 +9,12 @@ import { Catalog } from "./resources/catalog";
 import { Hub } from "./resources/hub";
 import { Pods } from "./resources/pods";
 import { Sandboxes } from "./resources/sandboxes";
+import { Registries } from "./resources/registries";
 import { Serverless } from "./resources/serverless";
+import { Templates } from "./resources/templates";
 import { Account, NetworkVolumes } from "./resources/volumes";
 import type { Pod, Sandbox } from "../contract";
+import { SshKeySet } from "./ssh-keys";
 import { Watcher, type WatcherOptions } from "./watch";
 
 export class ComputeClient {
@@ -23,6 +26,10 @@ export class ComputeClient {
   readonly serverless: Serverless;
   readonly networkVolumes: NetworkVolumes;
   readonly account: Account;
+  readonly templates: Templates;
+  readonly registries: Registries;
+  /** The account's SSH keys, changed one key at a time (read–merge–write). */
+  readonly sshKeys: SshKeySet;
   /** Shared status polling for pods (one list request answers every waiting pod). */
   readonly podWatcher: Watcher<Pod>;
   /** Shared status polling for sandboxes. */
@@ -37,6 +44,9 @@ export class ComputeClient {
     this.serverless = new Serverless(this.http);
     this.networkVolumes = new NetworkVolumes(this.http);
     this.account = new Account(this.http);
+    this.templates = new Templates(this.http);
+    this.registries = new Registries(this.http);
+    this.sshKeys = new SshKeySet(this.account);
     const watch: WatcherOptions = { quotaSpacingMs: () => this.http.pollSpacingMs(), ...options.watch };
     this.podWatcher = new Watcher<Pod>({ getOne: (id) => this.pods.get(id), listAll: () => this.pods.page({ includeClusterPods: false }) }, watch);
     this.sandboxWatcher = new Watcher<Sandbox>({ getOne: (id) => this.sandboxes.get(id), listAll: () => this.sandboxes.page() }, watch);

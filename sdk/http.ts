@@ -111,6 +111,34 @@ export function createOnce<T extends { name: string; createdAt: string }>(http: 
   });
 }
 
+/**
+ * A create of a resource whose name is unique to its stack resource (the name carries the
+ * owner mark, sdk/ownership.ts `nameWithMark`): after a lost answer the list is searched for
+ * that exact name, so the create is never sent twice; without such a name it is never resent.
+ */
+export function createNamedOnce<T extends { name: string }>(http: HttpCore, from: ReadBack<T>, create: CreateOnce<T> & { uniqueName: boolean }): Promise<T> {
+  const { signal } = create;
+  return http.request({
+    method: "POST",
+    path: create.path,
+    body: create.body,
+    schema: create.schema,
+    signal,
+    readBack: (id) => from.get(id, { signal }),
+    recover: create.uniqueName
+      ? async () => {
+          const page = await from.page({ signal });
+          const found = page.items.filter((item) => item.name === create.body.name);
+          if (found.length === 1) return found[0];
+          if (page.setAside.some((item) => item.name === undefined || item.name === create.body.name)) {
+            throw new ResponseValidationError({ method: "GET", path: create.path }, page.setAside.flatMap((item) => item.violations));
+          }
+          return undefined;
+        }
+      : undefined,
+  });
+}
+
 type Unreadable = { ok: false; error: ResponseValidationError; body: unknown };
 type Attempt<T> = { ok: true; value: T } | Unreadable;
 

@@ -17,7 +17,14 @@ export { createPodViolations, createSandboxRequestViolations, reservedEnvViolati
 export {
   POD_OWNER_ENV,
   SANDBOX_OWNER_LABEL,
+  SSH_KEY_OWNER_PREFIX,
+  compactMark,
   isFirstGeneration,
+  keyWithMark,
+  keyWithoutMark,
+  markOfKey,
+  nameWithMark,
+  splitMarkedName,
   nextGeneration,
   ownerMark,
   ownerOf,
@@ -25,5 +32,7 @@ export {
   withSpec,
   type ParsedOwnerMark,
 } from "./ownership";
+export { HUB_SCALING, hubEndpointRequest, repoLabel, type HubDeployPlan } from "./hub-deploy";
+export { fingerprintOf, parseKey, type RegisteredKey } from "./ssh-keys";
 export type { WatcherOptions } from "./watch";
 export * from "../contract";

@@ -5,10 +5,12 @@
  * instead of making a second one, and so that `compute ps` can tell managed resources from
  * strays.
  *
- * Where it is written: pods have no labels, so an environment variable (`env` is returned by
- * every pod read, survives updates because the provider carries unmanaged keys over, and is
- * harmless inside the container); sandboxes carry a label (immutable, and the list filters by
- * it exactly).
+ * Where it is written: pods and serverless endpoints have no labels, so an environment variable
+ * (`env` is returned by every read, survives updates because the provider carries unmanaged
+ * keys over, and is harmless inside the container); sandboxes carry a label (immutable, and the
+ * list filters by it exactly). Network volumes, templates and registry credentials have nothing
+ * but a name, so the name carries a compact form (`nameWithMark`); an SSH key carries it in its
+ * authorized_keys comment (`keyWithMark`).
  *
  * The value: `<base>-<generation>[+<spec>]:<project>/<stack>/<resource name>`.
  * - `base` (24 hex) names the stack resource: a hash of organization, project, stack, the
@@ -118,7 +120,62 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** The owner mark of a pod or sandbox as read from the service, if it has one. */
-export function ownerOf(resource: { env?: Record<string, string> | null; labels?: Record<string, string> | null }): ParsedOwnerMark | undefined {
-  return parseOwnerMark(resource.env?.[POD_OWNER_ENV] ?? resource.labels?.[SANDBOX_OWNER_LABEL]);
+/**
+ * A name that carries a mark: `<name>~<project>/<stack>~<tag>`, the tag 18 hex (8 of the base,
+ * 4 of the generation, 6 of the spec). Short enough for a name a person reads in a console, and
+ * unique enough within one account and one name: two stack resources collide only if they share
+ * both the name and 8 hex of a hash. The project and stack stay readable, so `compute ps` says
+ * which stack owns a volume.
+ */
+const MARKED_NAME = /^(.*)~([^~/]*)\/([^~/]*)~([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{6})$/s;
+
+/** The name a resource is created with on the service: the program's name, then the mark. */
+export function nameWithMark(name: string, mark: string): string {
+  const parsed = parseOwnerMark(mark);
+  if (!parsed?.spec) return name;
+  const [project = "", stack = ""] = parsed.label.split("/");
+  return `${name}~${project}/${stack}~${parsed.base.slice(0, 8)}${parsed.generation.slice(0, 4)}${parsed.spec.slice(0, 6)}`;
+}
+
+/** The program's part of a service name, and the mark it carries (in the compact form `compactMark` gives). */
+export function splitMarkedName(serviceName: string): { name: string; mark?: string } {
+  const match = MARKED_NAME.exec(serviceName);
+  if (!match) return { name: serviceName };
+  const [, name, project, stack, base, generation, spec] = match as unknown as string[];
+  return { name: name!, mark: `${base!.padEnd(24, "0")}-${generation!.padEnd(12, "0")}+${spec!.padEnd(8, "0")}:${project}/${stack}/${name}` };
+}
+
+/** A mark as a name can hold it (what `splitMarkedName` reads back): compared with marks read from names. */
+export function compactMark(mark: string): string {
+  const parsed = parseOwnerMark(mark);
+  if (!parsed) return mark;
+  const spec = parsed.spec ? `+${parsed.spec.slice(0, 6).padEnd(8, "0")}` : "";
+  return `${parsed.base.slice(0, 8).padEnd(24, "0")}-${parsed.generation.slice(0, 4).padEnd(12, "0")}${spec}:${parsed.label}`;
+}
+
+/** The comment word of an SSH key line that carries the mark. */
+export const SSH_KEY_OWNER_PREFIX = "pulumi-compute-owner=";
+
+/** An authorized_keys line with the mark as its last comment word (a label's blanks become `_`). */
+export function keyWithMark(line: string, mark: string): string {
+  return `${keyWithoutMark(line)} ${SSH_KEY_OWNER_PREFIX}${mark.replace(/\s/g, "_")}`;
+}
+
+/** The line as it was before `keyWithMark`. */
+export function keyWithoutMark(line: string): string {
+  const at = line.indexOf(` ${SSH_KEY_OWNER_PREFIX}`);
+  return (at < 0 ? line : line.slice(0, at)).trim();
+}
+
+/** The mark an authorized_keys line carries, if any. */
+export function markOfKey(line: string): string | undefined {
+  const word = line.trim().split(/\s+/).find((w) => w.startsWith(SSH_KEY_OWNER_PREFIX));
+  return word?.slice(SSH_KEY_OWNER_PREFIX.length);
+}
+
+/** The owner mark of a resource as read from the service, if it has one: from its env, labels or name. */
+export function ownerOf(resource: { env?: Record<string, string> | null; labels?: Record<string, string> | null; name?: string }): ParsedOwnerMark | undefined {
+  const carried = resource.env?.[POD_OWNER_ENV] ?? resource.labels?.[SANDBOX_OWNER_LABEL];
+  if (carried !== undefined) return parseOwnerMark(carried);
+  return typeof resource.name === "string" ? parseOwnerMark(splitMarkedName(resource.name).mark) : undefined;
 }

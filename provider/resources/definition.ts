@@ -131,7 +131,8 @@ export interface Family<Live> {
   get(id: string): Promise<Live>;
   page(): Promise<{ items: Live[]; setAside: SetAside[] }>;
   delete(id: string): Promise<unknown>;
-  watcher: Watcher<Live & { id: string }>;
+  /** Shared status polling; only for a resource that has states to wait through (a definition without one settles itself). */
+  watcher?: Watcher<Live & { id: string }>;
 }
 
 /**
@@ -156,7 +157,7 @@ export interface Created<Live, Facts> {
  * One resource. `Inputs` are its inputs after `check`, `Live` the SDK's object, `Facts` its
  * outputs. Generic parameters default loosely so a registry can hold every definition.
  */
-export interface ResourceDefinition<Inputs extends object = any, Live extends { id: string; createdAt: string } = any, Facts extends object = any> {
+export interface ResourceDefinition<Inputs extends object = any, Live extends { id: string; createdAt?: string } = any, Facts extends object = any> {
   /** The type name: `compute:index:<name>` natively, `pulumi-nodejs:dynamic/compute:<name>` as a dynamic resource. */
   readonly name: string;
   /** The noun of progress lines and messages (`pod`), and the cost kind. */
@@ -178,16 +179,32 @@ export interface ResourceDefinition<Inputs extends object = any, Live extends { 
 
   /** What it costs, where it has a price. */
   readonly price?: Pricing;
+  /** Why it has no estimate, printed at preview where it bills but has no price (storage). */
+  readonly unpriced?: string;
 
   family(api: ComputeClient): Family<Live>;
   states: States<Live>;
-  /** Where the owner mark lives on the live object and in a create request (sdk/ownership.ts). */
-  owner: { read(live: Live): string | undefined; write(request: Props, mark: string): void };
+  /**
+   * Where the owner mark lives on the live object and in a create request (sdk/ownership.ts).
+   * `compact` is the form `read` gives back where the carrier holds less than a whole mark (a
+   * name): the wanted mark is compared in that form.
+   */
+  owner: { read(live: Live): string | undefined; write(request: Props, mark: string): void; compact?(mark: string): string };
+  /**
+   * What happens to what an earlier run of this stack resource left with other settings:
+   * `delete` (default) once the create succeeded, or `report` where deleting on a guess could
+   * lose data (a volume): a line names it, and the user decides.
+   */
+  readonly strays?: "delete" | "report";
 
   /** Every rule the service would apply to the create, on the inputs as `create` will send them (contract/). */
   violations(inputs: Inputs): string[];
-  /** Rules of provider-only inputs that the input list's specs cannot say. */
-  checkHook?(inputs: Inputs): CheckFailure[];
+  /**
+   * Rules the input list's specs and `violations` cannot say: provider-only inputs, a rule
+   * against the recorded inputs (`previous`, empty for a new resource), or one that reads the
+   * service (GETs only: `check` runs at preview).
+   */
+  checkHook?(inputs: Inputs, previous: Props): CheckFailure[] | Promise<CheckFailure[]>;
   /** What the owner mark's spec hashes (the settings a left-behind resource must match). */
   markSpec(request: Props, inputs: Inputs): unknown;
   /** Makes the resource from the create request (with the owner mark in it). */

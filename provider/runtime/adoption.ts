@@ -43,7 +43,8 @@ export function wasAdopted(id: string): boolean {
 
 interface Marked {
   id: string;
-  createdAt: string;
+  /** Kinds without a creation time (volumes, templates) sort as the oldest. */
+  createdAt?: string;
 }
 
 export interface LeftBehind<T> {
@@ -58,7 +59,7 @@ export function leftBehind<T extends Marked>(items: T[], markOf: (item: T) => st
   if (!target) return { strays: [] };
   const sameBase = items
     .filter((item) => parseOwnerMark(markOf(item))?.base === target.base && !registry(REPLACING).has(item.id))
-    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+    .sort((a, b) => (Date.parse(b.createdAt ?? "") || 0) - (Date.parse(a.createdAt ?? "") || 0));
   const sameGeneration = sameBase.filter((item) => parseOwnerMark(markOf(item))!.generation === target.generation);
   const adopt = sameGeneration.find((item) => parseOwnerMark(markOf(item))!.spec === target.spec);
   const candidates = isFirstGeneration(wanted) ? sameBase : sameGeneration;
@@ -95,8 +96,10 @@ export async function findLeftBehind<T extends Marked>(definition: ResourceDefin
   const family = definition.family(api);
   const page = await forRun(api, `adoption:${kind}`, () => family.page());
   refuseOverUnreadable(kind, name, page.setAside);
-  const usable = leftBehind(page.items.filter((item) => !states.ended.has(states.of(item))), owner.read, mark);
-  const clutter = leftBehind(page.items.filter((item) => states.clutter?.has(states.of(item)) ?? false), owner.read, mark);
+  const wanted = owner.compact?.(mark) ?? mark;
+  const usable = leftBehind(page.items.filter((item) => !states.ended.has(states.of(item))), owner.read, wanted);
+
+  const clutter = leftBehind(page.items.filter((item) => states.clutter?.has(states.of(item)) ?? false), owner.read, wanted);
   if (usable.adopt) {
     // The list is the run's (taken at its first create): the resource may have ended or gone
     // since (an idle timeout, a delete-first replacement). Adopt it only as it is now.
@@ -115,6 +118,10 @@ export async function findLeftBehind<T extends Marked>(definition: ResourceDefin
     adopted: usable.adopt,
     settle: async () => {
       for (const stray of strays) {
+        if (definition.strays === "report") {
+          report(kind, name, `warning: ${kind} ${stray.id} was created for this resource by an earlier run with other settings and no state holds it; it is kept (its data may matter): delete it, or import it, yourself`);
+          continue;
+        }
         report(kind, name, `terminating ${kind} ${stray.id}: an earlier run created it for this resource and no state holds it`);
         await family.delete(stray.id).catch(() => undefined);
       }

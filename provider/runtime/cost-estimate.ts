@@ -85,7 +85,8 @@ export async function estimateNow(definition: Priced, inputs: Props): Promise<Es
 }
 
 /** `check`'s estimate line for a resource that has a price. */
-export async function reportEstimate(definition: Priced, inputs: Props): Promise<void> {
+export async function reportEstimate(definition: Priced & Pick<ResourceDefinition, "unpriced">, inputs: Props): Promise<void> {
+  if (definition.unpriced) report(definition.kind, String(inputs.name), `no estimate: ${definition.unpriced}`);
   if (!definition.price) return;
   report(definition.kind, String(inputs.name), describeEstimate(await estimateNow(definition, inputs)));
 }

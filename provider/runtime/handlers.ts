@@ -73,7 +73,7 @@ export function defaultDiff(list: InputList, olds: Props, news: Props): DiffResu
   return { replaces, updates };
 }
 
-export function handlersOf<Live extends { id: string; createdAt: string }>(definition: ResourceDefinition<any, Live, any>): Handlers {
+export function handlersOf<Live extends { id: string; createdAt?: string }>(definition: ResourceDefinition<any, Live, any>): Handlers {
   type Inputs = Props;
   type Facts = Props;
   const { kind } = definition;
@@ -104,7 +104,7 @@ export function handlersOf<Live extends { id: string; createdAt: string }>(defin
     const failures = [
       ...toCheckFailures(definition.violations(inputs), inputs),
       ...providerSettingFailures(definition.inputs, inputs),
-      ...(definition.checkHook?.(inputs) ?? []),
+      ...((await definition.checkHook?.(inputs, previous)) ?? []),
     ];
     // Printed, never recorded: a price change alone must not be a diff (cost-estimate.ts).
     if (failures.length === 0) await reportEstimate(definition, inputs);
@@ -231,10 +231,11 @@ export function handlersOf<Live extends { id: string; createdAt: string }>(defin
       if (error instanceof NotFoundError) return; // already gone: deleting is idempotent
       throw error;
     }
-    if (definition.deleteWaitsForGone) {
+    const watcher = family().watcher;
+    if (definition.deleteWaitsForGone && watcher) {
       // Until the service reports it gone, so `destroy` ends with nothing billing.
       try {
-        await family().watcher.waitFor(id, () => false, { missingTolerance: 0, signal: AbortSignal.timeout(10 * 60_000) });
+        await watcher.waitFor(id, () => false, { missingTolerance: 0, signal: AbortSignal.timeout(10 * 60_000) });
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error;
       }

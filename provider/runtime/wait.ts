@@ -21,8 +21,8 @@ export class WaitFailed extends Error {
 }
 
 /** ` (<reason>)` where the service says why a resource ended. */
-export function endedBecause<Live>(definition: ResourceDefinition<any, Live & { id: string; createdAt: string }>, live: Live): string {
-  const reason = definition.states.reason?.(live as Live & { id: string; createdAt: string });
+export function endedBecause<Live>(definition: ResourceDefinition<any, Live & { id: string; createdAt?: string }>, live: Live): string {
+  const reason = definition.states.reason?.(live as Live & { id: string; createdAt?: string });
   return reason ? ` (${reason})` : "";
 }
 
@@ -31,7 +31,7 @@ export function endedBecause<Live>(definition: ResourceDefinition<any, Live & { 
  * `readyTimeoutSeconds` (else the definition's default). `seen` is the object last read, what
  * a failure before the first poll hands back.
  */
-export async function awaitState<Live extends { id: string; createdAt: string }>(
+export async function awaitState<Live extends { id: string; createdAt?: string }>(
   definition: ResourceDefinition<any, Live>,
   inputs: { name: string; readyTimeoutSeconds?: number },
   id: string,
@@ -45,7 +45,9 @@ export async function awaitState<Live extends { id: string; createdAt: string }>
   const { name } = inputs;
   let last: Live | undefined = seen;
   try {
-    const live = await definition.family(client()).watcher.waitFor(id, (item) => stateOf(item) === wait.target || wait.failed.has(stateOf(item)), {
+    const watcher = definition.family(client()).watcher;
+    if (!watcher) throw new Error(`${kind} has no states to wait for: its definition must settle itself`);
+    const live = await watcher.waitFor(id, (item) => stateOf(item) === wait.target || wait.failed.has(stateOf(item)), {
       signal,
       onUpdate: (item) => {
         last = item;

@@ -1,6 +1,6 @@
 /** Serverless endpoints (create and read; the Hub's deploy target). */
 import { createOnce, type HttpCore } from "../http";
-import { CreateEndpointRequest, Endpoint, ListEndpointsResponse, createEndpointViolations, parseWire } from "../../contract";
+import { CreateEndpointRequest, Endpoint, ListEndpointsResponse, UpdateEndpointRequest, createEndpointViolations, endpointCrossFieldViolations, parseWire } from "../../contract";
 import { assertValid } from "../validate";
 
 export class Serverless {
@@ -8,7 +8,11 @@ export class Serverless {
 
   async create(request: CreateEndpointRequest, options: { signal?: AbortSignal } = {}) {
     const parsed = parseWire(CreateEndpointRequest, request);
-    assertValid("serverless endpoint create request", request, [...(parsed.ok ? [] : parsed.violations), ...createEndpointViolations(request)]);
+    assertValid("serverless endpoint create request", request, [
+      ...(parsed.ok ? [] : parsed.violations),
+      ...createEndpointViolations(request),
+      ...(parsed.ok ? endpointCrossFieldViolations(request) : []),
+    ]);
     return createOnce(this.http, this, { path: "/v2/serverless", body: request, schema: Endpoint, signal: options.signal });
   }
 
@@ -25,5 +29,14 @@ export class Serverless {
 
   get(id: string, options: { signal?: AbortSignal } = {}) {
     return this.http.request({ method: "GET", path: `/v2/serverless/${encodeURIComponent(id)}`, schema: Endpoint, signal: options.signal });
+  }
+
+  /** Only the members sent change; `type` and the compute family (gpu or cpu) never do. */
+  update(id: string, request: UpdateEndpointRequest, options: { signal?: AbortSignal } = {}) {
+    return this.http.request({ method: "PATCH", path: `/v2/serverless/${encodeURIComponent(id)}`, body: request, schema: Endpoint, signal: options.signal });
+  }
+
+  async delete(id: string, options: { signal?: AbortSignal } = {}) {
+    await this.http.request({ method: "DELETE", path: `/v2/serverless/${encodeURIComponent(id)}`, signal: options.signal });
   }
 }

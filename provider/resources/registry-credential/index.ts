@@ -1,0 +1,89 @@
+/**
+ * `compute:index:RegistryCredential`: a username and password for a private container
+ * registry, which templates, pods and endpoints name by `registryId` to pull their image.
+ *
+ * The service never answers the username or the password and has no update, so:
+ * - both are secret inputs (ciphertext in the state, `[secret]` in every message);
+ * - any change makes a new credential, created before the old one is deleted, so the
+ *   templates, pods and endpoints that name it move over first;
+ * - a credential an interrupted run left behind is adopted as that run created it: from the
+ *   same program, so with the same secrets (they cannot be read back to check; a password
+ *   changed between the killed run and the next is not seen: change it again, or replace);
+ * - an imported credential has no recorded username or password: the first values the program
+ *   gives are recorded, not a replacement.
+ */
+import { CreateRegistryRequest, type Registry } from "../../../sdk";
+import type { CheckFailure } from "../../runtime/check-failures";
+import { defaultDiff } from "../../runtime/handlers";
+import type { Props } from "../../runtime/props";
+import { isUnknown } from "../../runtime/unknowns";
+import { inputsOf, type CheckedInputs, type DiffResult, type InputList, type OutputList, type OutputValues, type ResourceDefinition } from "../definition";
+import { markInName, presentOnly, programName, schemaViolations, toWire } from "../wire";
+
+export const REGISTRY_CREDENTIAL_INPUTS = {
+  name: { type: "string", onChange: "replace", doc: "Credential name; default: the resource name plus a suffix. The service holds it followed by the owner mark." },
+  // Replaces once recorded; the first value after an import is recorded in place.
+  username: { type: "string", secret: true, onChange: "depends", doc: "Registry username. Secret, write-only (the service never answers it); needed to create. Any change makes a new credential." },
+  password: { type: "string", secret: true, onChange: "depends", doc: "Registry password or token. Secret, write-only; needed to create. Any change makes a new credential." },
+} as const satisfies InputList;
+
+export const REGISTRY_CREDENTIAL_OUTPUTS = {
+  registryId: { type: "string", doc: "The service's credential id (also the resource id): what `registryId` of a template, pod or endpoint takes." },
+  serviceName: { type: "string", doc: "The name the service holds: the program's name followed by the owner mark." },
+} as const satisfies OutputList;
+
+export type RegistryCredentialInputs = CheckedInputs<typeof REGISTRY_CREDENTIAL_INPUTS>;
+type RegistryCredentialFacts = OutputValues<typeof REGISTRY_CREDENTIAL_OUTPUTS>;
+
+const FIELDS = ["name", "username", "password"] as const;
+const WRITE_ONLY = ["username", "password"] as const;
+
+/** A new credential needs both secrets; a recorded one (an import) may not have them yet. */
+function needsSecrets(inputs: RegistryCredentialInputs, previous: Props): CheckFailure[] {
+  if (previous.name !== undefined) return [];
+  return WRITE_ONLY.filter((key) => inputs[key] === undefined).map((key) => ({ property: key, reason: "is required to create a registry credential" }));
+}
+
+function diff(olds: Props, news: RegistryCredentialInputs): DiffResult {
+  const result = defaultDiff(REGISTRY_CREDENTIAL_INPUTS, olds, news as unknown as Props);
+  for (const key of WRITE_ONLY) {
+    const before = olds[key];
+    const after = (news as unknown as Props)[key];
+    if (JSON.stringify(before ?? null) === JSON.stringify(after ?? null) && !isUnknown(after)) continue;
+    if (before === undefined) result.updates.push(key);
+    else result.replaces.push(key);
+  }
+  return result;
+}
+
+export const registryCredentialResource = {
+  name: "RegistryCredential",
+  kind: "registry credential",
+  description: "A container registry credential (username and password, write-only) for private images.",
+  inputs: REGISTRY_CREDENTIAL_INPUTS,
+  outputs: REGISTRY_CREDENTIAL_OUTPUTS,
+  idOutput: "registryId",
+  defaultReadyTimeoutSeconds: 60,
+  deletedAs: "deleted",
+
+  family: (api) => ({ get: (id) => api.registries.get(id), page: () => api.registries.page(), delete: (id) => api.registries.delete(id) }),
+  states: presentOnly("registryId"),
+  owner: markInName,
+
+  // The secrets' own rules (non-empty) where they are given; `checkHook` says when they must be.
+  violations: (inputs) =>
+    schemaViolations(CreateRegistryRequest.partial({ username: true, password: true }), toWire(inputs as unknown as Props, FIELDS, {}), {}),
+  checkHook: needsSecrets,
+  // Nothing to match: the secrets cannot be read back, and a hash of them must not ride in a name.
+  markSpec: () => ({}),
+  create: async (api, request) => ({ live: await api.registries.create(toWire(request, FIELDS, {}) as CreateRegistryRequest, { uniqueName: true }) }),
+  ready: () => ({ target: "AVAILABLE", failed: new Set() }),
+  settle: async (_inputs, live) => live,
+
+  facts: (registry): RegistryCredentialFacts => ({ registryId: registry.id, serviceName: registry.name }),
+  imported: (registry) => ({ name: programName(registry.name) }),
+  refreshed(olds, registry) {
+    return { ...inputsOf(REGISTRY_CREDENTIAL_INPUTS, olds), name: programName(registry.name) };
+  },
+  diff,
+} satisfies ResourceDefinition<RegistryCredentialInputs, Registry, RegistryCredentialFacts>;

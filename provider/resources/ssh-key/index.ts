@@ -1,0 +1,101 @@
+/**
+ * `compute:index:SshKey`: one public key among the account's registered SSH keys, which pods
+ * created with `startSsh` afterwards receive as `PUBLIC_KEY` (make such a pod depend on the
+ * key). The account's set is replaced whole by the service, so the resource adds its own line
+ * on create and removes only its own on delete, keeping every key it does not manage
+ * (sdk/ssh-keys.ts: read, merge, write, read back).
+ *
+ * Identity: the key's SHA-256 fingerprint (the resource id; `pulumi import` takes it). Owner
+ * mark: the last word of the line's comment (`pulumi-compute-owner=<mark>`), the one place a
+ * key line has room for it; a key already registered without this resource's mark is refused
+ * at preview (import it to manage it), so a destroy never removes a key someone added by hand.
+ */
+import { fingerprintOf, keyWithMark, keyWithoutMark, markOfKey, parseOwnerMark, sshKeyLineViolation, type RegisteredKey } from "../../../sdk";
+import type { CheckFailure } from "../../runtime/check-failures";
+import type { Props } from "../../runtime/props";
+import { client } from "../../runtime/settings";
+import { isUnknown } from "../../runtime/unknowns";
+import type { CheckedInputs, InputList, OutputList, OutputValues, ResourceDefinition } from "../definition";
+import { presentOnly } from "../wire";
+
+export const SSH_KEY_INPUTS = {
+  publicKey: {
+    type: "string",
+    required: true,
+    onChange: "replace",
+    doc: "One authorized_keys line, `<type> <base64-key> [comment]` (the contents of `~/.ssh/id_ed25519.pub`); checked at preview.",
+  },
+} as const satisfies InputList;
+
+export const SSH_KEY_OUTPUTS = {
+  fingerprint: { type: "string", doc: "The key's SHA-256 fingerprint, as `ssh-keygen -l` prints it (also the resource id)." },
+  keyType: { type: "string", doc: "The key's type (`ssh-ed25519`, …)." },
+  registeredLine: { type: "string", doc: "The line as the account holds it: the public key with the owner mark added to its comment." },
+} as const satisfies OutputList;
+
+export type SshKeyInputs = CheckedInputs<typeof SSH_KEY_INPUTS>;
+type SshKeyFacts = OutputValues<typeof SSH_KEY_OUTPUTS>;
+
+/**
+ * At preview (reads only): a key already registered must be this resource's own (left by an
+ * interrupted run), never one added by hand or by another stack.
+ */
+async function notRegisteredElsewhere(inputs: SshKeyInputs, previous: Props): Promise<CheckFailure[]> {
+  const line = inputs.publicKey;
+  if (typeof line !== "string" || isUnknown(line) || sshKeyLineViolation(line) !== undefined) return [];
+  const id = fingerprintOf(line);
+  if (typeof previous.publicKey === "string" && fingerprintOf(previous.publicKey) === id) return [];
+  const registered = await client()
+    .sshKeys.list()
+    .catch(() => undefined);
+  const found = registered?.find((key) => key.id === id);
+  if (!found) return [];
+  const owner = parseOwnerMark(markOfKey(found.line));
+  if (owner && owner.base === parseOwnerMark(inputs.ownerMark)?.base) return [];
+  const by = owner ? `by ${owner.label || "another stack resource"}` : "outside any stack";
+  return [{ property: "publicKey", reason: `the key ${id} is already registered on the account ${by}; import it to manage it here (pulumi import compute:index:SshKey <name> ${id}), or use another key` }];
+}
+
+export const sshKeyResource = {
+  name: "SshKey",
+  kind: "ssh key",
+  description: "One SSH public key registered on the account; pods created with `startSsh` afterwards receive it.",
+  inputs: SSH_KEY_INPUTS,
+  outputs: SSH_KEY_OUTPUTS,
+  idOutput: "fingerprint",
+  defaultReadyTimeoutSeconds: 60,
+  deletedAs: "removed",
+
+  family: (api) => ({
+    get: (id) => api.sshKeys.get(id),
+    page: async () => ({ items: await api.sshKeys.list(), setAside: [] }),
+    delete: (id) => api.sshKeys.remove(id),
+  }),
+  states: presentOnly("fingerprint"),
+  owner: {
+    read: (key) => markOfKey(key.line),
+    write: (request, mark) => {
+      request.publicKey = keyWithMark(String(request.publicKey), mark);
+    },
+  },
+
+  violations: (inputs) => {
+    const problem = typeof inputs.publicKey === "string" ? sshKeyLineViolation(inputs.publicKey.trim()) : undefined;
+    return problem ? [`publicKey: ${problem}`] : [];
+  },
+  checkHook: notRegisteredElsewhere,
+  markSpec: () => ({}),
+  async create(api, request) {
+    const line = String(request.publicKey);
+    const before = await api.sshKeys.list();
+    const taken = before.find((key) => key.id === fingerprintOf(line));
+    // Checked at preview; re-checked here for a key registered since.
+    if (taken) throw new Error(`publicKey: the key ${taken.id} was registered on the account by someone else since the preview; import it to manage it here`);
+    return { live: await api.sshKeys.add(line) };
+  },
+  ready: () => ({ target: "AVAILABLE", failed: new Set() }),
+  settle: async (_inputs, key) => key,
+
+  facts: (key: RegisteredKey): SshKeyFacts => ({ fingerprint: key.id, keyType: key.type, registeredLine: key.line }),
+  imported: (key) => ({ publicKey: keyWithoutMark(key.line) }),
+} satisfies ResourceDefinition<SshKeyInputs, RegisteredKey, SshKeyFacts>;
