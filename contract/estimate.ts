@@ -27,8 +27,10 @@ export function roundPrice(dollars: number): number {
 /** What an estimate reads of a GPU type (catalog `gpus[]`). */
 export interface GpuTypePrices {
   id: string;
-  /** USD per hour for one GPU, per cloud. */
-  price: { secure: number; community: number };
+  /** USD per hour for one GPU, per cloud; `serverless` per GPU of a worker, where the catalog gives it. */
+  price: { secure: number; community: number; serverless?: number };
+  /** The serverless pool the type belongs to (none: it runs no endpoint). */
+  pool?: string | null;
   /** GPUs of the largest machine per cloud; 0 = not offered on that cloud. */
   maxCount: { secure: number; community: number };
 }
@@ -37,8 +39,8 @@ export interface GpuTypePrices {
 export interface CpuFlavorPrices {
   id: string;
   vcpu: { min: number; max: number };
-  /** USD per hour for one vCPU (CPU pods run on SECURE cloud only). */
-  price: { securePerVcpu: number };
+  /** USD per hour for one vCPU (CPU pods run on SECURE cloud only); `serverlessPerVcpu` for an endpoint's worker. */
+  price: { securePerVcpu: number; serverlessPerVcpu?: number };
 }
 
 /** The catalog lists an estimate may need; a list not read is absent. */
@@ -116,6 +118,8 @@ export interface CostEstimate {
   candidates: CandidateCost[];
   /** For a pod kept stopped: what it costs once started (the worst candidate). */
   onceStarted?: number;
+  /** For a serverless endpoint: what it costs at its maximum workers (the estimate is at its minimum). */
+  ceiling?: { dollarsPerHour: number; workers: number };
 }
 
 export type EstimateOutcome = { ok: true; estimate: CostEstimate } | { ok: false; reason: string };
@@ -193,6 +197,58 @@ export function estimateSandboxCost(request: SandboxCostRequest): EstimateOutcom
   return worstOf([{ label, dollarsPerHour: sandboxCostPerHour(compute) }], "sandbox rate", false);
 }
 
+/** What an endpoint's estimate reads of its inputs. */
+export interface EndpointCostRequest {
+  gpu?: { pools?: string[]; excludedTypes?: string[]; count?: number };
+  cpu?: Array<{ id: string; vcpuCount: number }>;
+  workers?: { min?: number; max?: number };
+}
+
+/** The service's worker defaults (reference OpenAPI `CreateEndpointRequest.workers`). */
+export const ENDPOINT_DEFAULT_WORKERS = { min: 0, max: 3 } as const;
+
+/**
+ * A serverless endpoint's estimate: `workers.min` × the price of one worker (an idle endpoint
+ * scaled to zero costs nothing), with the ceiling at `workers.max` beside it. One worker's price
+ * is the worst it can be placed on: the most expensive serverless price among the GPU types
+ * its pools allow (× `gpu.count`), or among its CPU choices (per vCPU × vCPUs).
+ */
+export function estimateEndpointCost(request: EndpointCostRequest, prices: PriceList): EstimateOutcome {
+  const min = request.workers?.min ?? ENDPOINT_DEFAULT_WORKERS.min;
+  const max = request.workers?.max ?? ENDPOINT_DEFAULT_WORKERS.max;
+  if (!isCount(min, 0) || !isCount(max, 0)) return unavailable("workers.min and workers.max: must be integers >= 0");
+  let candidates: CandidateCost[];
+  let basis: string;
+  if (request.gpu) {
+    if (!prices.gpuTypes) return unavailable("the GPU catalog was not read");
+    const count = request.gpu.count ?? 1;
+    const excluded = new Set(request.gpu.excludedTypes ?? []);
+    const types = prices.gpuTypes.filter((t) => t.pool != null && (request.gpu!.pools ?? []).includes(t.pool) && !excluded.has(t.id));
+    if (types.length === 0) return unavailable("gpu.pools: no GPU type of the catalog is in the pools (less the excluded types)");
+    candidates = types.map((t) =>
+      t.price.serverless === undefined ? { label: `${count} × ${t.id}`, excluded: "no serverless price in the catalog" } : { label: `${count} × ${t.id}`, dollarsPerHour: roundPrice(t.price.serverless * count) },
+    );
+    basis = `serverless GPU price × ${count} per worker`;
+  } else if (request.cpu) {
+    if (!prices.cpuFlavors) return unavailable("the CPU catalog was not read");
+    candidates = request.cpu.map(({ id, vcpuCount }) => {
+      const flavor = prices.cpuFlavors!.find((f) => f.id === id);
+      const label = `${vcpuCount} vCPU ${id}`;
+      if (!flavor) return { label, excluded: "not in the CPU catalog" };
+      if (flavor.price.serverlessPerVcpu === undefined) return { label, excluded: "no serverless price in the catalog" };
+      return { label, dollarsPerHour: roundPrice(flavor.price.serverlessPerVcpu * vcpuCount) };
+    });
+    basis = "serverless CPU price per vCPU per worker";
+  } else return unavailable("neither gpu nor cpu is set");
+  const perWorker = worstOf(candidates, basis, false);
+  if (!perWorker.ok) return perWorker;
+  const worker = perWorker.estimate.dollarsPerHour;
+  return {
+    ok: true,
+    estimate: { ...perWorker.estimate, dollarsPerHour: roundPrice(worker * min), basis: `${min} worker(s) × ${basis}`, ceiling: { dollarsPerHour: roundPrice(worker * max), workers: max } },
+  };
+}
+
 /** Dollars as the estimate lines print them: at least two decimals, at most the catalog's four. */
 export function formatDollars(dollars: number): string {
   return roundPrice(dollars).toFixed(4).replace(/(\.\d\d\d*?)0+$/, "$1");
@@ -211,6 +267,8 @@ export function describeEstimate(outcome: EstimateOutcome): string {
   const options = [...new Map(priced.map((c) => [c.label, c.dollarsPerHour!])).entries()].sort((a, b) => b[1] - a[1]);
   const details: string[] = [];
   if (onceStarted !== undefined) details.push(`kept stopped; ${formatDollars(onceStarted)} $/hr once started`);
+  const { ceiling } = outcome.estimate;
+  if (ceiling !== undefined) details.push(`at the minimum workers; up to ${formatDollars(ceiling.dollarsPerHour)} $/hr at ${ceiling.workers} workers`);
   details.push(
     candidates.length > 1
       ? `worst of ${candidates.length} candidates: ${options.map(([label, dollars]) => `${label} ${formatDollars(dollars)}`).join(", ")}`

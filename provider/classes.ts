@@ -7,16 +7,23 @@ import * as pulumi from "@pulumi/pulumi";
 import { forwardingProvider } from "./forwarder";
 import { podResource } from "./resources/pod";
 import { sandboxResource } from "./resources/sandbox";
-import { dynamicToken, secretOutputs, unresolved, type ArgOf, type ArgsOf, type InputList, type OutputList, type OutputProperties } from "./resources/definition";
+import { networkVolumeResource } from "./resources/network-volume";
+import { registryCredentialResource } from "./resources/registry-credential";
+import { serverlessEndpointResource } from "./resources/serverless-endpoint";
+import { sshKeyResource } from "./resources/ssh-key";
+import { templateResource } from "./resources/template";
+import { dynamicToken, secretInputs, secretOutputs, unresolved, type ArgOf, type ArgsOf, type InputList, type OutputList, type OutputProperties } from "./resources/definition";
 import { ownerMarkOf, secretInputNames } from "./stack-identity";
 import { DYNAMIC_MODULE } from "./tokens";
 
-/** A resource object: its outputs, and `name` (the input, echoed with the name `check` resolved). */
-export type ResourceObject<O extends OutputList> = pulumi.dynamic.Resource & OutputProperties<O> & { readonly name: pulumi.Output<string> };
+/** A resource object: its outputs, and `name` where it has that input (echoed with the name `check` resolved). */
+export type ResourceObject<I extends InputList, O extends OutputList> = pulumi.dynamic.Resource &
+  OutputProperties<O> &
+  (I extends { name: unknown } ? { readonly name: pulumi.Output<string> } : unknown);
 
 /** A resource class: `new Pod(name, args, opts)`, with `provider` the one object Pulumi serializes for it. */
 export interface ResourceClass<I extends InputList, O extends OutputList> {
-  new (name: string, args: ArgsOf<I>, opts?: pulumi.CustomResourceOptions): ResourceObject<O>;
+  new (name: string, args: ArgsOf<I>, opts?: pulumi.CustomResourceOptions): ResourceObject<I, O>;
   readonly provider: pulumi.dynamic.ResourceProvider;
 }
 
@@ -29,11 +36,15 @@ export function resourceClass<I extends InputList, O extends OutputList>(definit
   const token = dynamicToken(definition);
   // One provider object per type: Pulumi caches its serialization per object.
   const provider = forwardingProvider(token);
-  const secrets = secretOutputs(definition.outputs);
-  const placeholders = { ...unresolved(definition.outputs), name: undefined };
+  // Inputs that are always secret are kept secret in the state whatever the program passed.
+  const alwaysSecret = secretInputs(definition.inputs);
+  const secrets = [...secretOutputs(definition.outputs), ...alwaysSecret];
+  const placeholders = { ...unresolved(definition.outputs), ...("name" in definition.inputs ? { name: undefined } : {}) };
   const made = class extends pulumi.dynamic.Resource {
     static readonly provider = provider;
-    constructor(name: string, args: ArgsOf<I>, opts: pulumi.CustomResourceOptions = {}) {
+    constructor(name: string, given: ArgsOf<I>, opts: pulumi.CustomResourceOptions = {}) {
+      const args: Record<string, unknown> = { ...given };
+      for (const key of alwaysSecret) if (args[key] !== undefined) args[key] = pulumi.secret(args[key]);
       super(
         provider,
         name,
@@ -60,3 +71,28 @@ export type PodMountsArgs = ArgOf<typeof podResource.inputs.mounts>;
 export const Sandbox = resourceClass(sandboxResource);
 export type Sandbox = InstanceType<typeof Sandbox>;
 export type SandboxArgs = ArgsOf<typeof sandboxResource.inputs>;
+
+/** `compute.NetworkVolume`: storage in one data center that pods and endpoints mount (docs/provider.md). */
+export const NetworkVolume = resourceClass(networkVolumeResource);
+export type NetworkVolume = InstanceType<typeof NetworkVolume>;
+export type NetworkVolumeArgs = ArgsOf<typeof networkVolumeResource.inputs>;
+
+/** `compute.Template`: a container configuration pods, sandboxes and endpoints start from (docs/provider.md). */
+export const Template = resourceClass(templateResource);
+export type Template = InstanceType<typeof Template>;
+export type TemplateArgs = ArgsOf<typeof templateResource.inputs>;
+
+/** `compute.RegistryCredential`: a private registry's username and password, write-only (docs/provider.md). */
+export const RegistryCredential = resourceClass(registryCredentialResource);
+export type RegistryCredential = InstanceType<typeof RegistryCredential>;
+export type RegistryCredentialArgs = ArgsOf<typeof registryCredentialResource.inputs>;
+
+/** `compute.SshKey`: one SSH public key among the account's keys (docs/provider.md). */
+export const SshKey = resourceClass(sshKeyResource);
+export type SshKey = InstanceType<typeof SshKey>;
+export type SshKeyArgs = ArgsOf<typeof sshKeyResource.inputs>;
+
+/** `compute.ServerlessEndpoint`: queue or load-balanced serverless workers (docs/provider.md). */
+export const ServerlessEndpoint = resourceClass(serverlessEndpointResource);
+export type ServerlessEndpoint = InstanceType<typeof ServerlessEndpoint>;
+export type ServerlessEndpointArgs = ArgsOf<typeof serverlessEndpointResource.inputs>;

@@ -2,6 +2,24 @@
  * Pulumi resources for the Compute Service v2: one class per resource of the registry
  * (provider/resources/), and data-source functions. See docs/provider.md.
  */
-export { Pod, Sandbox, type PodArgs, type PodCpuArgs, type PodGpuArgs, type PodMountsArgs, type SandboxArgs } from "./classes";
+export {
+  NetworkVolume,
+  Pod,
+  RegistryCredential,
+  Sandbox,
+  ServerlessEndpoint,
+  SshKey,
+  Template,
+  type NetworkVolumeArgs,
+  type PodArgs,
+  type PodCpuArgs,
+  type PodGpuArgs,
+  type PodMountsArgs,
+  type RegistryCredentialArgs,
+  type SandboxArgs,
+  type ServerlessEndpointArgs,
+  type SshKeyArgs,
+  type TemplateArgs,
+} from "./classes";
 export { getCpuFlavors, getDataCenters, getGpuTypes, getHubRepo, getSandboxes, getTemplates } from "./functions";
 export type { PlacementCandidate } from "../sdk";

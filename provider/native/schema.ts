@@ -112,11 +112,11 @@ function resourceSpec(types: Types, resource: string, description: string, input
     description,
     inputProperties: inputProps,
     requiredInputs,
-    // The state: inputs as `check` resolved them (so `name` is always set), then the live facts.
+    // The state: inputs as `check` resolved them (so a `name` input is always set), then the live facts.
     properties: { ...inputProps, ...outputProps },
     required: [
       ...new Set([
-        "name",
+        ...("name" in inputs ? ["name"] : []),
         ...requiredInputs,
         ...Object.keys(outputs).filter((key) => !outputs[key]!.nullable && !outputs[key]!.optional),
       ]),

@@ -19,7 +19,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as prov from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { RESOURCES, resourceByToken } from "../resources";
-import { BOOKKEEPING_INPUTS, nativeToken, secretOutputs, type OutputList } from "../resources/definition";
+import { BOOKKEEPING_INPUTS, nativeToken, secretInputs, secretOutputs, type OutputList } from "../resources/definition";
 import * as runtime from "../runtime";
 import { setProgressSink } from "../runtime/progress";
 import type { Props } from "../runtime/props";
@@ -37,12 +37,14 @@ interface Kind {
   outputs: OutputList;
   /** The output that repeats the resource id; with `createdAt`, what an update never changes. */
   idOutput: string;
+  /** Inputs that are secret however the program gives them (a password). */
+  alwaysSecret: Path[];
 }
 
 function kindOf(type: string): Kind {
   const definition = resourceByToken(type);
   if (!definition || type !== nativeToken(definition)) throw new Error(`unknown resource type ${type}: this plugin serves ${RESOURCES.map(nativeToken).join(", ")}`);
-  return { handlers: runtime.handlersFor(type), outputs: definition.outputs, idOutput: definition.idOutput };
+  return { handlers: runtime.handlersFor(type), outputs: definition.outputs, idOutput: definition.idOutput, alwaysSecret: secretInputs(definition.inputs).map((name) => [name]) };
 }
 
 /** Inputs the runtime records for itself; never a change a user made. */
@@ -50,7 +52,7 @@ const BOOKKEEPING = new Set<string>([...BOOKKEEPING_INPUTS, "__provider"]);
 
 /** Outputs are secret where the inputs they echo were, and where the output list says so. */
 function outputMarks(kind: Kind, marks: Marks, ...more: Path[][]): Marks {
-  return withSecrets(marks, ...more, secretOutputs(kind.outputs).map((name) => [name]));
+  return withSecrets(marks, ...more, secretOutputs(kind.outputs).map((name) => [name]), kind.alwaysSecret);
 }
 
 /**
@@ -166,14 +168,15 @@ function service(options: ServeOptions, engine: { address?: string }): Partial<p
       const news = decode(req.getNews());
       const olds = decode(req.getOlds());
       const inputs: Props = { ...news.props };
+      const marks = withSecrets(news.marks, kind.alwaysSecret.filter(([name]) => inputs[name as string] !== undefined));
       // What the resource classes add for the dynamic resources, derived here from the request.
-      const secret = secretNames(news.marks);
+      const secret = secretNames(marks);
       if (secret.length > 0) inputs.secretInputs = secret;
       else delete inputs.secretInputs;
       if (inputs.ownerMark === undefined) inputs.ownerMark = ownerMarkForUrn(req.getUrn(), projectDir);
       if (inputs.name === undefined && inputs.namePrefix === undefined) inputs.namePrefix = parseUrn(req.getUrn())?.name;
       const result = await kind.handlers.check(olds.props, inputs);
-      const response = new prov.CheckResponse().setInputs(encode(result.inputs, news.marks));
+      const response = new prov.CheckResponse().setInputs(encode(result.inputs, marks));
       for (const failure of result.failures) response.addFailures(new prov.CheckFailure().setProperty(failure.property).setReason(failure.reason));
       return response;
     }),

@@ -246,6 +246,11 @@ export function secretOutputs(list: OutputList): string[] {
   return Object.keys(list).filter((key) => list[key]!.secret === true);
 }
 
+/** The names of the inputs that are always secret, however the program gives them (a password). */
+export function secretInputs(list: InputList): string[] {
+  return Object.keys(list).filter((key) => list[key]!.secret === true);
+}
+
 /**
  * Every output as `undefined`: a resource class passes these with its inputs so Pulumi gives
  * the object an output property per name, resolved from what the provider returns.

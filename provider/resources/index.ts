@@ -7,10 +7,23 @@
  * family (README, "Where things live").
  */
 import { dynamicToken, nativeToken, type ResourceDefinition } from "./definition";
+import { networkVolumeResource } from "./network-volume";
 import { podResource } from "./pod";
+import { registryCredentialResource } from "./registry-credential";
 import { sandboxResource } from "./sandbox";
+import { serverlessEndpointResource } from "./serverless-endpoint";
+import { sshKeyResource } from "./ssh-key";
+import { templateResource } from "./template";
 
-export const RESOURCES: readonly ResourceDefinition[] = [podResource, sandboxResource];
+export const RESOURCES: readonly ResourceDefinition[] = [
+  podResource,
+  sandboxResource,
+  networkVolumeResource,
+  templateResource,
+  registryCredentialResource,
+  sshKeyResource,
+  serverlessEndpointResource,
+];
 
 /** The definition a type token names: native (`compute:index:Pod`) or dynamic (`pulumi-nodejs:dynamic/compute:Pod`). */
 export function resourceByToken(token: string): ResourceDefinition | undefined {

@@ -16,7 +16,10 @@ import { packageSchema } from "../../provider/native/schema";
 import type { OutputList } from "../../provider/resources/definition";
 import { POD_OUTPUTS } from "../../provider/resources/pod/outputs";
 import { SANDBOX_OUTPUTS } from "../../provider/resources/sandbox/outputs";
-import { Pod, Sandbox } from "../../provider/classes";
+import { NetworkVolume, Pod, RegistryCredential, Sandbox, ServerlessEndpoint, SshKey, Template } from "../../provider/classes";
+import { RESOURCES } from "../../provider/resources";
+import { defaultDiff } from "../../provider/runtime/handlers";
+import type { Props } from "../../provider/runtime/props";
 import type { FieldSpec } from "../../provider/properties";
 import { diffPod, type PodInputs, type PodOutputs } from "../../provider/resources/pod/model";
 import { PROVIDER_KEY } from "../../provider/runtime/props";
@@ -157,10 +160,7 @@ function expected(spec: FieldSpec, direction: "in" | "out"): unknown {
   }
 }
 
-describe.each([
-  ["Pod", POD_INPUTS, POD_OUTPUTS],
-  ["Sandbox", SANDBOX_INPUTS, SANDBOX_OUTPUTS],
-] as const)("compute:index:%s says what the lists say", (resource, inputs: InputList, outputs: OutputList) => {
+describe.each(RESOURCES.map((r) => [r.name, r.inputs, r.outputs] as const))("compute:index:%s says what the lists say", (resource, inputs: InputList, outputs: OutputList) => {
   const spec = schema.resources[`compute:index:${resource}`]!;
 
   it("inputs: names, types, requiredness, docs, secrecy", () => {
@@ -186,7 +186,7 @@ describe.each([
       });
     }
     // `name` is resolved by check (given or generated); a nullable output may be null.
-    const always = ["name", ...spec.requiredInputs, ...Object.keys(outputs).filter((key) => !outputs[key]!.nullable && !outputs[key]!.optional)];
+    const always = [...("name" in spec.inputProperties ? ["name"] : []), ...spec.requiredInputs, ...Object.keys(outputs).filter((key) => !outputs[key]!.nullable && !outputs[key]!.optional)];
     expect([...spec.required].sort()).toEqual([...new Set(always)].sort());
   });
 });
@@ -212,18 +212,25 @@ describe("the TypeScript resources' output properties are the schema's state", (
   const outputProperties = (resource: object) =>
     Object.keys(resource).filter((key) => pulumi.Output.isInstance((resource as Record<string, unknown>)[key]) && !["urn", "id"].includes(key));
 
+  const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ me@example.com";
   it.each([
     ["Pod", () => new Pod("schema", { image: "alpine", cpu: { id: "cpu3c", vcpuCount: 2 }, env: { A: "1" }, desiredState: "STOPPED" })],
     ["Sandbox", () => new Sandbox("schema", { image: "python:3.12", compute: { vcpuCount: 1, memoryInGb: 1, containerDiskInGb: 1 }, labels: { team: "a" } })],
+    ["NetworkVolume", () => new NetworkVolume("schema", { dataCenterId: "EU-RO-1", size: 10 })],
+    ["Template", () => new Template("schema", { image: "alpine" })],
+    ["RegistryCredential", () => new RegistryCredential("schema", { username: "u", password: "p" })],
+    ["SshKey", () => new SshKey("schema", { publicKey: KEY })],
+    ["ServerlessEndpoint", () => new ServerlessEndpoint("schema", { type: "QUEUE", image: "alpine", gpu: { pools: ["ADA_24"] }, scaling: { type: "QUEUE_DELAY", queueDelay: 1 } })],
   ] as const)("%s", async (resource, make) => {
     const state = Object.keys(schema.resources[`compute:index:${resource}`]!.properties);
-    const outputs = resource === "Pod" ? POD_OUTPUTS : SANDBOX_OUTPUTS;
+    const outputs = RESOURCES.find((r) => r.name === resource)!.outputs;
     const made = make();
     // Registration (which serializes the provider) must finish inside the test.
     await new Promise((resolve) => made.urn.apply(resolve));
     const properties = outputProperties(made).filter((key) => !DYNAMIC.includes(key));
     // Every output (and `name`) is a property of the object, and every property the object has is in the schema's state.
-    expect(properties).toEqual(expect.arrayContaining(["name", ...Object.keys(outputs)]));
+    const named = "name" in RESOURCES.find((r) => r.name === resource)!.inputs ? ["name"] : [];
+    expect(properties).toEqual(expect.arrayContaining([...named, ...Object.keys(outputs)]));
     expect(properties.filter((key) => !state.includes(key))).toEqual([]);
   });
 });
@@ -261,6 +268,22 @@ describe("each input's onChange is what the diff does", () => {
   it.each(decided(SANDBOX_INPUTS))("Sandbox %s", (key, spec) => {
     const old = { name: "s", image: "python:3.12", compute: { vcpuCount: 1, memoryInGb: 1, containerDiskInGb: 1 } } as SandboxInputs;
     const diff = diffSandbox({ ...old, appliedMaxLifetimeSeconds: 3600 }, { ...old, [key]: changed(spec) } as SandboxInputs);
+    expect(effect(diff.replaces.length, diff.updates.length)).toBe(spec.onChange);
+  });
+
+  /** A recorded resource of each environment kind, as `diff` gets it. */
+  const RECORDED: Record<string, Props> = {
+    NetworkVolume: { name: "v", dataCenterId: "EU-RO-1", size: 10 },
+    Template: { name: "t", image: "alpine" },
+    RegistryCredential: { name: "r", username: "u", password: "p" },
+    SshKey: { name: "k", publicKey: "ssh-ed25519 AAAA" },
+    ServerlessEndpoint: { name: "e", type: "QUEUE", image: "alpine", gpu: { pools: ["ADA_24"] }, scaling: { type: "QUEUE_DELAY", queueDelay: 1 }, computeType: "GPU" },
+  };
+  const environment = RESOURCES.filter((r) => r.name in RECORDED);
+  it.each(environment.flatMap((r) => decided(r.inputs).map(([key, spec]) => [r.name, key, spec, r] as const)))("%s %s", (resource, key, spec, definition) => {
+    const olds = RECORDED[resource]!;
+    const news = { ...olds, [key]: changed(spec) };
+    const diff = definition.diff ? definition.diff(olds, news) : defaultDiff(definition.inputs, olds, news);
     expect(effect(diff.replaces.length, diff.updates.length)).toBe(spec.onChange);
   });
 });

@@ -20,6 +20,7 @@ import type { CheckFailure } from "../../runtime/check-failures";
 import { report } from "../../runtime/progress";
 import type { Props } from "../../runtime/props";
 import { client } from "../../runtime/settings";
+import { templateChangeWarning } from "../../runtime/template-changes";
 import { containsUnknown, isUnknown } from "../../runtime/unknowns";
 import { awaitState } from "../../runtime/wait";
 import type { ResourceDefinition, Wait } from "../definition";
@@ -170,6 +171,11 @@ export const podResource = {
   diff(olds, news) {
     const result = diffPod(olds as unknown as PodOutputs, news);
     return { replaces: result.replaces, updates: [...result.updates.keys()] };
+  },
+  async previewDiff(_id, olds, news) {
+    // Never a silent divergence: the template it came from changes, the pod does not.
+    const warning = olds.templateId === news.templateId ? templateChangeWarning("pod", news.templateId) : undefined;
+    if (warning) report("pod", news.name, warning);
   },
   update: (id, olds, news) => update(id, olds, news),
 } satisfies ResourceDefinition<PodInputs, Pod, PodFacts>;

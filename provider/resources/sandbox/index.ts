@@ -20,6 +20,7 @@ import { PartialFailure, plain } from "../../runtime/partial";
 import { report } from "../../runtime/progress";
 import { PROVIDER_KEY, type Props } from "../../runtime/props";
 import { client } from "../../runtime/settings";
+import { templateChangeWarning } from "../../runtime/template-changes";
 import { isUnknown } from "../../runtime/unknowns";
 import { awaitState } from "../../runtime/wait";
 import { createFields, inputsOf, type CheckedInputs, type DiffResult, type OutputValues, type ResourceDefinition, type Wait } from "../definition";
@@ -206,6 +207,8 @@ export const sandboxResource = {
   diff: diffSandbox,
   async previewDiff(id, olds, news, diff) {
     if (diff.updates.includes("idleTimeoutSeconds")) await warnIfTimeoutEndsIt(id, olds, news);
+    const warning = olds.templateId === news.templateId ? templateChangeWarning("sandbox", news.templateId) : undefined;
+    if (warning) report("sandbox", news.name, warning);
   },
   update,
 } satisfies ResourceDefinition<SandboxInputs, Sandbox, SandboxFacts>;

@@ -1,0 +1,253 @@
+/**
+ * `compute:index:ServerlessEndpoint`: a serverless endpoint (queue or load-balanced workers)
+ * from an image, a serverless template or a Hub listing's release. Everything the service's
+ * PATCH takes changes in place; `type`, `hubRepo` and the compute family (GPU or CPU) are fixed
+ * at create. Its owner mark is an env variable, as a pod's (an endpoint has env, not labels).
+ * Its estimate at preview is `workers.min` × one worker's serverless price, with the ceiling
+ * at `workers.max` beside it.
+ */
+import {
+  CreateEndpointRequest,
+  HUB_SCALING,
+  POD_OWNER_ENV,
+  createEndpointViolations,
+  endpointCrossFieldViolations,
+  hubEndpointRequest,
+  reservedEnvViolations,
+  type ComputeClient,
+  type Endpoint,
+  type UpdateEndpointRequest,
+} from "../../../sdk";
+import { estimateEndpointCost, type EndpointCostRequest } from "../../../contract/estimate";
+import type { CheckFailure } from "../../runtime/check-failures";
+import { defaultDiff } from "../../runtime/handlers";
+import { report } from "../../runtime/progress";
+import type { Props } from "../../runtime/props";
+import { client } from "../../runtime/settings";
+import { containsUnknown, isUnknown } from "../../runtime/unknowns";
+import { createFields, inputsOf, type CheckedInputs, type DiffResult, type OutputValues, type ResourceDefinition } from "../definition";
+import { inProgramWords, presentOnly, schemaViolations, toWire } from "../wire";
+import { SERVERLESS_ENDPOINT_INPUTS } from "./inputs";
+import { SERVERLESS_ENDPOINT_OUTPUTS } from "./outputs";
+
+export type ServerlessEndpointInputs = CheckedInputs<typeof SERVERLESS_ENDPOINT_INPUTS>;
+type EndpointFacts = OutputValues<typeof SERVERLESS_ENDPOINT_OUTPUTS>;
+
+const RENAMES = { registryId: "registry", networkVolumeIds: "networkVolumes", executionTimeoutMs: "timeout" } as const;
+const FIELDS = createFields(SERVERLESS_ENDPOINT_INPUTS);
+/** The service's defaults (reference OpenAPI), left out of an imported declaration. */
+const DEFAULTS = { workers: { min: 0, max: 3, idleTimeout: 10 }, flashboot: "OFF", timeout: 300000 } as const;
+
+const wireRequest = (inputs: Props) => toWire(inputs, FIELDS, RENAMES);
+
+/**
+ * The body as the service will judge it: from a Hub listing, what the release gives is not
+ * known before create, so its members stand in (the release is checked on its own, `hubFailures`).
+ */
+function asJudged(inputs: ServerlessEndpointInputs): Props {
+  const body = wireRequest(inputs as unknown as Props);
+  if (inputs.hubRepo === undefined) return body;
+  body.type ??= "QUEUE";
+  body.scaling ??= HUB_SCALING;
+  if (body.image === undefined && body.templateId === undefined) body.image = "hub-release";
+  if (body.gpu === undefined && body.cpu === undefined) body.gpu = { pools: ["hub-release"] };
+  return body;
+}
+
+function violations(inputs: ServerlessEndpointInputs): string[] {
+  const body = asJudged(inputs);
+  const shape = schemaViolations(CreateEndpointRequest, body, RENAMES);
+  const crossField = shape.length === 0 ? endpointCrossFieldViolations(body as CreateEndpointRequest) : [];
+  return [...shape, ...[...createEndpointViolations(body), ...crossField].map((v) => inProgramWords(v, RENAMES)), ...reservedEnvViolations(inputs.env)];
+}
+
+/** The create request from a Hub listing: its release's, with what the program set on top. */
+async function fromHub(api: ComputeClient, hubRepo: string, request: Props): Promise<Props> {
+  const repo = await api.hub.get(hubRepo);
+  const catalog = repo.release ? await api.catalog.gpuTypes() : [];
+  const plan = hubEndpointRequest(repo, catalog, { name: String(request.name) });
+  if (!plan.ok) throw new Error(`hubRepo: ${plan.problem}; no endpoint was created`);
+  const merged: Props = { ...plan.request, ...request, env: { ...plan.request.env, ...(request.env as Record<string, string> | undefined) } };
+  // The program's compute family wins whole over the release's GPU types.
+  if (request.cpu !== undefined) delete merged.gpu;
+  return merged;
+}
+
+/** At preview (reads only): the Hub listing exists and its release can be deployed. */
+async function hubFailures(inputs: ServerlessEndpointInputs): Promise<CheckFailure[]> {
+  const { hubRepo } = inputs;
+  if (typeof hubRepo !== "string" || isUnknown(hubRepo)) return [];
+  const api = client();
+  try {
+    const repo = await api.hub.get(hubRepo);
+    if (inputs.gpu !== undefined || inputs.cpu !== undefined) {
+      return repo.release ? [] : [{ property: "hubRepo", reason: `Hub listing ${hubRepo} has no release yet, so there is nothing to deploy` }];
+    }
+    const plan = hubEndpointRequest(repo, repo.release ? await api.catalog.gpuTypes() : [], { name: inputs.name });
+    return plan.ok ? [] : [{ property: "hubRepo", reason: plan.problem }];
+  } catch (error) {
+    if ((error as { status?: number }).status === 404) return [{ property: "hubRepo", reason: `no Hub listing "${hubRepo}" (an id hub_… or owner/name; see \`compute hub list\`)` }];
+    return []; // unreadable now: the create checks again
+  }
+}
+
+const familyOf = (values: Props): "GPU" | "CPU" | undefined =>
+  values.cpu !== undefined ? "CPU" : values.gpu !== undefined || values.hubRepo !== undefined ? "GPU" : undefined;
+
+/** The default diff, with the compute family's rule: gpu and cpu change in place, a switch between them replaces. */
+function diff(olds: Props, news: ServerlessEndpointInputs): DiffResult {
+  const values = news as unknown as Props;
+  const result = defaultDiff(SERVERLESS_ENDPOINT_INPUTS, olds, values);
+  const before = (olds.computeType as string | undefined) ?? familyOf(olds);
+  const after = familyOf(values);
+  for (const key of ["gpu", "cpu"] as const) {
+    if (JSON.stringify(olds[key] ?? null) === JSON.stringify(values[key] ?? null) && !containsUnknown(values[key])) continue;
+    if (before !== after || containsUnknown(values.cpu) || containsUnknown(values.gpu)) result.replaces.push(key);
+    else result.updates.push(key);
+  }
+  return result;
+}
+
+/** What PATCH needs for the inputs that changed; a removed CUDA constraint is cleared explicitly. */
+function patchOf(olds: Props, news: ServerlessEndpointInputs, live: Endpoint, changed: string[]): UpdateEndpointRequest {
+  const values = news as unknown as Props;
+  const patch: Props = {};
+  for (const key of changed) {
+    const value = values[key];
+    if (key === "env") patch.env = { ...(news.env ?? {}), ...(live.env?.[POD_OWNER_ENV] ? { [POD_OWNER_ENV]: live.env[POD_OWNER_ENV] } : {}) };
+    else if (key === "gpu" && news.gpu) {
+      const old = (olds.gpu ?? {}) as Props;
+      patch.gpu = {
+        ...news.gpu,
+        ...(old.allowedCudaVersions !== undefined && news.gpu.allowedCudaVersions === undefined ? { allowedCudaVersions: [] } : {}),
+        ...(old.minCudaVersion !== undefined && news.gpu.minCudaVersion === undefined ? { minCudaVersion: "" } : {}),
+      };
+    } else if (value !== undefined && key in SERVERLESS_ENDPOINT_INPUTS && key !== "hubRepo") patch[RENAMES[key as keyof typeof RENAMES] ?? key] = value;
+  }
+  return patch as UpdateEndpointRequest;
+}
+
+function facts(endpoint: Endpoint): EndpointFacts {
+  const urls = Object.fromEntries(Object.entries(endpoint.requestUrls ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  return {
+    endpointId: endpoint.id,
+    requestUrls: urls,
+    workersMin: endpoint.workers?.min ?? 0,
+    workersMax: endpoint.workers?.max ?? 0,
+    imageApplied: endpoint.image ?? null,
+    computeType: endpoint.cpu ? "CPU" : "GPU",
+    createdAt: endpoint.createdAt,
+  };
+}
+
+/** The owner mark left out of an env read back. */
+function ownEnv(env: Record<string, string> | undefined): Record<string, string> {
+  const { [POD_OWNER_ENV]: _mark, ...rest } = env ?? {};
+  return rest;
+}
+
+/** The shortest declaration of an endpoint read by id: the service's defaults left out. */
+function imported(endpoint: Endpoint): Props {
+  const inputs: Props = { name: endpoint.name, type: endpoint.type ?? "QUEUE" };
+  if (endpoint.image) inputs.image = endpoint.image;
+  if (endpoint.args) inputs.args = endpoint.args;
+  if (endpoint.disk !== undefined) inputs.disk = endpoint.disk;
+  const env = ownEnv(endpoint.env);
+  if (Object.keys(env).length > 0) inputs.env = env;
+  if (endpoint.ports && endpoint.ports.length > 0) inputs.ports = endpoint.ports;
+  if (endpoint.registry) inputs.registryId = endpoint.registry;
+  if (endpoint.cpu) inputs.cpu = endpoint.cpu.map(({ id, vcpuCount }) => ({ id, vcpuCount }));
+  else if (endpoint.gpu) {
+    const { pools, excludedTypes, count, allowedCudaVersions, minCudaVersion } = endpoint.gpu;
+    inputs.gpu = {
+      pools: pools ?? [],
+      ...(excludedTypes && excludedTypes.length > 0 ? { excludedTypes } : {}),
+      ...(count !== undefined && count !== 1 ? { count } : {}),
+      ...(allowedCudaVersions && allowedCudaVersions.length > 0 ? { allowedCudaVersions } : {}),
+      ...(minCudaVersion ? { minCudaVersion } : {}),
+    };
+  }
+  if (endpoint.scaling) inputs.scaling = { ...endpoint.scaling };
+  const workers = Object.fromEntries(Object.entries(endpoint.workers ?? {}).filter(([key, value]) => DEFAULTS.workers[key as keyof typeof DEFAULTS.workers] !== value));
+  if (Object.keys(workers).length > 0) inputs.workers = workers;
+  if (endpoint.flashboot && endpoint.flashboot !== DEFAULTS.flashboot) inputs.flashboot = endpoint.flashboot;
+  if (endpoint.networkVolumes.length > 0) inputs.networkVolumeIds = endpoint.networkVolumes;
+  if (endpoint.dataCenterIds.length > 0) inputs.dataCenterIds = endpoint.dataCenterIds;
+  if (endpoint.timeout !== undefined && endpoint.timeout !== DEFAULTS.timeout) inputs.executionTimeoutMs = endpoint.timeout;
+  return inputs;
+}
+
+/**
+ * Drift in what the program set: the live value of each such input (of env and workers, only
+ * the keys the program set: the release, the template and the service add their own).
+ */
+function refreshed(olds: Props, endpoint: Endpoint): Props {
+  const inputs = inputsOf(SERVERLESS_ENDPOINT_INPUTS, olds);
+  const live = imported(endpoint);
+  inputs.name = endpoint.name;
+  for (const key of ["scaling", "flashboot", "networkVolumeIds", "dataCenterIds", "executionTimeoutMs"]) {
+    if (inputs[key] !== undefined) inputs[key] = live[key] ?? (key === "flashboot" ? DEFAULTS.flashboot : key === "executionTimeoutMs" ? DEFAULTS.timeout : key.endsWith("Ids") ? [] : inputs[key]);
+  }
+  if (inputs.workers !== undefined && endpoint.workers) {
+    inputs.workers = Object.fromEntries(Object.keys(inputs.workers as Props).map((key) => [key, (endpoint.workers as Props)[key]]).filter(([, value]) => value !== undefined));
+  }
+  if (inputs.env !== undefined) {
+    const env = endpoint.env ?? {};
+    inputs.env = Object.fromEntries(Object.keys(inputs.env as Props).filter((key) => key in env).map((key) => [key, env[key]]));
+  }
+  return inputs;
+}
+
+export const serverlessEndpointResource = {
+  name: "ServerlessEndpoint",
+  kind: "endpoint",
+  description: "A serverless endpoint: queue or load-balanced workers from an image, a serverless template or a Hub listing.",
+  inputs: SERVERLESS_ENDPOINT_INPUTS,
+  outputs: SERVERLESS_ENDPOINT_OUTPUTS,
+  idOutput: "endpointId",
+  defaultReadyTimeoutSeconds: 60,
+  deletedAs: "deleted",
+  price: {
+    paths: ["gpu", "cpu", "workers"],
+    lists: (inputs) => ({ gpuTypes: inputs.gpu !== undefined, cpuFlavors: inputs.gpu === undefined && inputs.cpu !== undefined }),
+    estimate: (inputs, prices) =>
+      inputs.gpu === undefined && inputs.cpu === undefined && inputs.hubRepo !== undefined
+        ? { ok: false, reason: "the GPU types come from the Hub release at create (set `gpu` to estimate at preview)" }
+        : estimateEndpointCost(inputs as EndpointCostRequest, prices),
+  },
+
+  family: (api) => ({ get: (id) => api.serverless.get(id), page: () => api.serverless.page(), delete: (id) => api.serverless.delete(id) }),
+  states: presentOnly("endpointId"),
+  owner: {
+    read: (endpoint) => endpoint.env?.[POD_OWNER_ENV],
+    write: (request, mark) => {
+      request.env = { ...(request.env as Record<string, string> | undefined), [POD_OWNER_ENV]: mark };
+    },
+  },
+
+  violations,
+  checkHook: hubFailures,
+  // Env values may be secrets: only their names count toward the mark's spec.
+  markSpec: (request, inputs) => ({ ...request, env: Object.keys((request.env as Props | undefined) ?? {}).sort(), hubRepo: inputs.hubRepo }),
+  async create(api, request, inputs) {
+    const body = inputs.hubRepo ? await fromHub(api, inputs.hubRepo, wireRequest(request)) : wireRequest(request);
+    return { live: await api.serverless.create(body as CreateEndpointRequest) };
+  },
+  ready: () => ({ target: "AVAILABLE", failed: new Set() }),
+  settle: async (_inputs, endpoint) => endpoint,
+
+  facts,
+  imported,
+  refreshed,
+  diff,
+  async update(id, olds, news) {
+    const changed = diff(olds, news).updates;
+    const api = client().serverless;
+    const live = await api.get(id);
+    const patch = patchOf(olds, news, live, changed);
+    if (Object.keys(patch).length === 0) return undefined;
+    const updated = await api.update(id, patch);
+    report("endpoint", news.name, `updated ${Object.keys(patch).join(", ")}`);
+    return { live: updated };
+  },
+} satisfies ResourceDefinition<ServerlessEndpointInputs, Endpoint, EndpointFacts>;
