@@ -120,6 +120,14 @@ export class Pods extends TableModule<PodRecord> {
     return undefined;
   }
 
+  /** Ids of the account's live pods that pull with this registry credential (a terminated pod pulls nothing again). */
+  podsUsingRegistry(accountId: string, registryId: string, now: number): string[] {
+    return this.records
+      .all()
+      .filter((pod) => pod.accountId === accountId && pod.registry === registryId && !podEnded(podStatus(pod, now)))
+      .map((pod) => pod.id);
+  }
+
   /** A pod of this account that still exists (terminated ones read until termination completes). */
   find(accountId: string, id: string, now: number): PodRecord {
     const pod = this.records.get(id);

@@ -134,6 +134,9 @@ const ROUTES: Record<string, { rewrite: Rewrite; list?: string }> = {
   "POST /v2/serverless": { rewrite: endpoint },
   "GET /v2/serverless/:id": { rewrite: endpoint },
   "PATCH /v2/serverless/:id": { rewrite: endpoint },
+  "GET /v2/registries": { rewrite: plain, list: "registries" },
+  "POST /v2/registries": { rewrite: plain },
+  "GET /v2/registries/:id": { rewrite: plain },
 };
 
 /** The list member of an answer without a route entry: its only array of objects, if any. */

@@ -74,6 +74,14 @@ export class Templates extends TableModule<TemplateRecord> {
     if (rest.public !== undefined) template.source = rest.public ? (template.source ?? "community") : undefined;
   }
 
+  /** Ids of the account's own templates that name this registry credential. */
+  templatesUsingRegistry(accountId: string, registryId: string): string[] {
+    return this.records
+      .all()
+      .filter((t) => t.accountId === accountId && t.registry === registryId)
+      .map((t) => t.id);
+  }
+
   delete(template: TemplateRecord): void {
     this.records.delete(template);
   }

@@ -107,6 +107,16 @@ describe("answers conform to the public OpenAPI", () => {
     expect(publicViolations("Endpoint", { ...cpu, cpu: [{ id: "cpu3c", vcpuCount: 4 }] })).toEqual([expect.stringContaining("memory")]);
     expect(publicViolations("Endpoint", { ...cpu, cpu: [] })).not.toEqual([]);
   });
+
+  test("registry credentials: create, get, list", async () => {
+    const created = await h.post("/v2/registries", { name: "hub", username: "me", password: "pw" });
+    expect(created.status).toBe(201);
+    expect(publicViolations("Registry", created.body)).toEqual([]);
+    expect(publicViolations("Registry", await ok(`/v2/registries/${created.body.id}`))).toEqual([]);
+    const list = await ok("/v2/registries");
+    expect(list.registries).toHaveLength(2); // the fixture's and this one
+    expect(publicViolations("Registry", list, { wrapper: "ListRegistriesResponse", member: "registries" })).toEqual([]);
+  });
 });
 
 describe("pods", () => {
