@@ -4,7 +4,7 @@
  * state file keep of them.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useScratch } from "../helpers/scratch";
 import { createdPod, freshFixture, gpuPod, KEYS, useEmulator, withEmulator } from "./harness";
@@ -144,6 +144,19 @@ describe("what the emulator keeps", () => {
     await withEmulator({ dataDir }, async (second) => {
       expect((await second.get(`/v2/registries/${created.id}`)).body).toEqual(created);
       expect((await second.control.state()).registries).toContainEqual(expect.objectContaining({ id: created.id, passwordSha256: sha256(PASSWORD) }));
+    });
+  });
+
+  test("a state file from before registry credentials starts from its fixture's", async () => {
+    const dataDir = tempDir();
+    await withEmulator({ dataDir }, async (first) => first.post("/v2/templates", { name: "kept", image: "i" }));
+    const file = join(dataDir, "state.json");
+    const state = JSON.parse(readFileSync(file, "utf8"));
+    delete state.modules.registries;
+    writeFileSync(file, JSON.stringify(state));
+    await withEmulator({ dataDir }, async (second) => {
+      expect((await second.get("/v2/registries")).body.registries).toEqual([{ id: "reg_dev_ghcr", name: "ghcr-dev-example" }]);
+      expect((await second.get("/v2/templates")).body.templates.map((t: { name: string }) => t.name)).toContain("kept");
     });
   });
 });
