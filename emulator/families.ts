@@ -5,7 +5,8 @@
  * (family.ts), and one line here.
  *
  * Order matters where stores read each other: the catalog before the capacity it counts, both
- * before pods, which hold capacity as they are reset or restored.
+ * before pods, which hold capacity as they are reset or restored. Registries come after the
+ * templates, pods and endpoints that may name them (their routes ask those stores who still does).
  */
 import { accounts } from "./accounts";
 import { catalog } from "./catalog";
@@ -13,12 +14,13 @@ import { control } from "./control";
 import { hub } from "./hub";
 import { pods } from "./pods";
 import { capacity } from "./placement";
+import { registries } from "./registries";
 import { sandboxes } from "./sandboxes";
 import { serverless } from "./serverless";
 import { templates } from "./templates";
 import { volumes } from "./volumes";
 
-export const FAMILIES = [accounts, catalog, capacity, templates, volumes, pods, sandboxes, serverless, hub, control] as const;
+export const FAMILIES = [accounts, catalog, capacity, templates, volumes, pods, sandboxes, serverless, registries, hub, control] as const;
 
 type Registered = (typeof FAMILIES)[number];
 type StoreOf<F extends Registered> = ReturnType<NonNullable<F["store"]>>;

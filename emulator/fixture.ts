@@ -1,7 +1,8 @@
 /**
  * The fixture: everything the emulator starts from (catalog, capacity, accounts, keys, templates,
- * volumes, seeded pods, Hub repositories). The format is documented in docs/emulator.md; it is
- * checked here so a typo in a hand-written fixture fails at load with the field's path.
+ * volumes, registry credentials, seeded pods, Hub repositories). The format is documented in
+ * docs/emulator.md; it is checked here so a typo in a hand-written fixture fails at load with the
+ * field's path.
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
@@ -163,6 +164,16 @@ const PodFixture = z.strictObject({
     .optional(),
 });
 
+/**
+ * A registry credential. The fixture gives the password as its author wrote it (like the API
+ * keys above); the registries store keeps only its SHA-256, and no answer carries either.
+ */
+const RegistryFixture = z.strictObject({
+  ...ownedFields,
+  username: z.string().min(1),
+  password: z.string().min(1),
+});
+
 const ClusterFixture = z.strictObject({
   ...ownedFields,
   type: z.enum(["TRAINING", "APPLICATION", "SLURM", "RAY"]),
@@ -189,6 +200,7 @@ export const FixtureSchema = z.strictObject({
   templates: z.array(TemplateFixture).default([]),
   networkVolumes: z.array(NetworkVolumeFixture).default([]),
   globalVolumes: z.array(GlobalVolumeFixture).default([]),
+  registries: z.array(RegistryFixture).default([]),
   clusters: z.array(ClusterFixture).default([]),
   pods: z.array(PodFixture).default([]),
   hubRepos: z.array(HubRepoFixture).default([]),
@@ -201,6 +213,7 @@ export type CpuFlavorFixture = z.infer<typeof CpuFlavorFixture>;
 export type AccountFixture = z.infer<typeof AccountFixture>;
 export type TemplateFixture = z.infer<typeof TemplateFixture>;
 export type PodFixture = z.infer<typeof PodFixture>;
+export type RegistryFixture = z.infer<typeof RegistryFixture>;
 export type HubRepoFixture = z.infer<typeof HubRepoFixture>;
 
 export class FixtureError extends Error {
@@ -237,6 +250,7 @@ export function parseFixture(input: unknown): Fixture {
     ["templates", { accountId: accounts }],
     ["networkVolumes", { accountId: accounts, dataCenter: dataCenters }],
     ["globalVolumes", { accountId: accounts }],
+    ["registries", { accountId: accounts }],
     ["clusters", { accountId: accounts }],
   ];
   for (const [collection, members] of references) {

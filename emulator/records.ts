@@ -83,7 +83,8 @@ export abstract class TableModule<T extends Owned> implements ResourceModule {
     return this.records.all();
   }
 
-  restore(slice: unknown): void {
+  /** `fixture` is for a family that older state files have no slice of (it then starts from the fixture's records). */
+  restore(slice: unknown, _fixture: Fixture): void {
     this.records.load(slice as T[]);
   }
 

@@ -1,11 +1,13 @@
 /**
  * The creation rules pods, sandboxes and serverless endpoints share, stated once: which template
- * a create may use, which data centers it may go to, and whether the account can pay for it.
+ * a create may use, which CPU flavor choices the catalog offers, which data centers it may go
+ * to, and whether the account can pay for it.
  * Each family's rules.ts calls these in the order the contract gives for it.
  */
 import { templateUseViolation, type TemplateUse } from "../../contract";
 import type { AccountRecord } from "../accounts/store";
 import type { Catalog } from "../catalog/store";
+import type { CpuFlavorFixture } from "../fixture";
 import { ApiError, badRequest, unprocessable } from "../http";
 import type { TemplateRecord, Templates } from "../templates/store";
 
@@ -37,4 +39,27 @@ export function checkBalance(account: AccountRecord, costPerHour: number, what: 
       `Insufficient balance: this ${what} costs $${costPerHour.toFixed(2)}/hr and the account balance is $${account.balance.toFixed(2)}`,
     );
   }
+}
+
+/** The memory, in GB, a CPU flavor gives a vCPU count: ⌊vCPUs × its RAM per vCPU⌋ (CPU pods and CPU endpoints alike). */
+export function cpuMemoryGb(flavor: CpuFlavorFixture, vcpuCount: number): number {
+  return Math.floor(vcpuCount * flavor.ramGbPerVcpu);
+}
+
+/**
+ * The catalog flavor a CPU choice names, or why the catalog refuses it (decisions 5 and 20:
+ * 400): an unknown flavor, or a vCPU count outside its range. `at` is the choice's field path
+ * (`cpu`, `cpu[1]`), so the violation names the entry.
+ */
+export function cpuFlavorOf(
+  catalog: Catalog,
+  choice: { id: string; vcpuCount: number },
+  at: string,
+): { flavor: CpuFlavorFixture; violation?: undefined } | { flavor?: undefined; violation: string } {
+  const flavor = catalog.cpuFlavors.get(choice.id);
+  if (!flavor) return { violation: `${at}.id: unknown CPU flavor "${choice.id}"; GET /v2/catalog/cpus lists the flavor ids` };
+  if (choice.vcpuCount < flavor.vcpu.min || choice.vcpuCount > flavor.vcpu.max) {
+    return { violation: `${at}.vcpuCount: ${choice.vcpuCount} is not valid for ${flavor.id} (${flavor.vcpu.min} to ${flavor.vcpu.max} vCPUs)` };
+  }
+  return { flavor };
 }

@@ -22,7 +22,7 @@ import type { Catalog } from "../catalog/store";
 import { ApiError, badRequest, conflict, notFound } from "../http";
 import { generatedPassword, hash32 } from "../ids";
 import type { Capacity } from "../placement/capacity";
-import { candidateDataCenters, checkBalance, usableTemplate } from "../placement/rules";
+import { candidateDataCenters, checkBalance, cpuFlavorOf, cpuMemoryGb, usableTemplate } from "../placement/rules";
 import type { TemplateRecord, Templates } from "../templates/store";
 import type { Volumes } from "../volumes/store";
 import { podEnded, podStatus } from "./lifecycle";
@@ -139,11 +139,8 @@ function placeGpu(world: PodRulesWorld, body: CreatePodRequest, deployment: Expa
 
 function placeCpu(world: PodRulesWorld, body: CreatePodRequest, account: AccountRecord, dataCenterIds: string[]): Placement {
   const request = body.cpu!;
-  const flavor = world.catalog.cpuFlavors.get(request.id);
-  if (!flavor) throw badRequest(`Unknown CPU flavor "${request.id}"; GET /v2/catalog/cpus lists the flavor ids`);
-  if (request.vcpuCount < flavor.vcpu.min || request.vcpuCount > flavor.vcpu.max) {
-    throw badRequest(`cpu.vcpuCount ${request.vcpuCount} is not valid for ${flavor.id} (${flavor.vcpu.min} to ${flavor.vcpu.max} vCPUs)`);
-  }
+  const { flavor, violation } = cpuFlavorOf(world.catalog, request, "cpu");
+  if (violation !== undefined) throw badRequest(violation);
   if ((body.cloud ?? CPU_POD_CLOUD) !== CPU_POD_CLOUD) throw badRequest(`CPU pods run on ${CPU_POD_CLOUD} cloud only`);
   const cost = cpuPodCostPerHour(flavor, request.vcpuCount);
   checkBalance(account, cost, "pod");
@@ -154,7 +151,7 @@ function placeCpu(world: PodRulesWorld, body: CreatePodRequest, account: Account
     );
   }
   return {
-    cpu: { id: flavor.id, vcpuCount: request.vcpuCount, memory: Math.floor(request.vcpuCount * flavor.ramGbPerVcpu) },
+    cpu: { id: flavor.id, vcpuCount: request.vcpuCount, memory: cpuMemoryGb(flavor, request.vcpuCount) },
     dataCenterId: pool.dataCenterId,
     hostId: `${pool.dataCenterId.toLowerCase()}-${flavor.id}-${hash32(pool.dataCenterId, flavor.id) % 100}`,
     cudaVersion: null,

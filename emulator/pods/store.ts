@@ -14,6 +14,7 @@ import { hash32, randomId } from "../ids";
 import type { LogSubject } from "../logs/stream";
 import type { Timings } from "../options";
 import type { Capacity, Hold } from "../placement/capacity";
+import { cpuMemoryGb } from "../placement/rules";
 import { TableModule } from "../records";
 import type { TemplateRecord } from "../templates/store";
 import { endRun, newRun, podActions, podActive, podEnded, podStatus, settle } from "./lifecycle";
@@ -91,7 +92,7 @@ export class Pods extends TableModule<PodRecord> {
       pod.gpu = { id: gpuType.id, count, vcpuCount: (machine?.vcpuPerGpu ?? 8) * count, memory: (machine?.ramPerGpu ?? 32) * count };
       pod.costPerHour = gpuPodCostPerHour(gpuType, seed.cloud, count);
     } else if (seed.cpu && flavor) {
-      pod.cpu = { id: flavor.id, vcpuCount: seed.cpu.vcpuCount, memory: Math.floor(seed.cpu.vcpuCount * flavor.ramGbPerVcpu) };
+      pod.cpu = { id: flavor.id, vcpuCount: seed.cpu.vcpuCount, memory: cpuMemoryGb(flavor, seed.cpu.vcpuCount) };
       pod.costPerHour = cpuPodCostPerHour(flavor, seed.cpu.vcpuCount);
     }
     // A seeded GPU pod without a machine of its own (none matched) holds nothing.
@@ -117,6 +118,14 @@ export class Pods extends TableModule<PodRecord> {
       if (pod.mounts.network?.some((m) => m.volumeId === volumeId)) return pod.id;
     }
     return undefined;
+  }
+
+  /** Ids of the account's live pods that pull with this registry credential (a terminated pod pulls nothing again). */
+  podsUsingRegistry(accountId: string, registryId: string, now: number): string[] {
+    return this.records
+      .all()
+      .filter((pod) => pod.accountId === accountId && pod.registry === registryId && !podEnded(podStatus(pod, now)))
+      .map((pod) => pod.id);
   }
 
   /** A pod of this account that still exists (terminated ones read until termination completes). */

@@ -2,10 +2,11 @@
 import { defineFamily } from "../family";
 import { serverlessRoutes } from "./routes";
 import { Serverless } from "./store";
+import { endpointView } from "./view";
 
 export const serverless = defineFamily({
   name: "serverless",
   store: () => new Serverless(),
   routes: serverlessRoutes,
-  state: (store) => ({ endpoints: store.all().map((x) => ({ accountId: x.accountId, ...x.view })) }),
+  state: (store) => ({ endpoints: store.all().map((e) => ({ accountId: e.accountId, ...endpointView(e) })) }),
 });

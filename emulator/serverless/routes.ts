@@ -1,11 +1,12 @@
-/** `/v2/serverless`: create, list, get, delete. */
-import { CreateEndpointRequest, createEndpointViolations } from "../../contract";
+/** `/v2/serverless`: create, list, get, update (PATCH) and delete endpoints. */
+import { CreateEndpointRequest, UpdateEndpointRequest, createEndpointViolations, endpointCrossFieldViolations } from "../../contract";
 import { json, noContent } from "../http";
 import { randomId } from "../ids";
 import { usableTemplate } from "../placement/rules";
 import { familyRoutes } from "../router";
 import type { Templates } from "../templates/store";
-import { endpointCrossFieldViolations, gpuSelection, type EndpointRulesWorld } from "./rules";
+import { duplicateCpuChoices, type EndpointRulesWorld } from "./rules";
+import { endpointChange, newEndpoint } from "./settings";
 import type { Serverless } from "./store";
 import { endpointView } from "./view";
 
@@ -19,28 +20,38 @@ export const serverlessRoutes = familyRoutes("serverless", (route, world: Endpoi
   route({
     method: "GET",
     path: "/v2/serverless",
-    handle: (op) => json(200, { endpoints: world.serverless.all().filter((e) => e.accountId === op.account.id).map((e) => e.view) }),
+    handle: (op) => json(200, { endpoints: world.serverless.all().filter((e) => e.accountId === op.account.id).map(endpointView) }),
   }),
   route({
     method: "POST",
     path: "/v2/serverless",
     body: CreateEndpointRequest,
-    violations: createEndpointViolations,
-    crossField: endpointCrossFieldViolations,
+    violations: (raw) => [...createEndpointViolations(raw), ...duplicateCpuChoices(raw)],
+    crossField: (body) => endpointCrossFieldViolations(body, "create"),
     handle: (op) => {
       const { body, account, now } = op;
       const template = usableTemplate(world.templates, account.id, body.templateId, "endpoint");
-      const selection = gpuSelection(world, account.id, body);
-      const id = randomId(8);
-      const view = endpointView(id, body, template, selection, now);
-      world.serverless.add({ id, accountId: account.id, createdAt: now, view });
-      return json(201, view);
+      const endpoint = world.serverless.add({ id: randomId(8), ...newEndpoint(world, account.id, body, template, now) });
+      return json(201, endpointView(endpoint));
     },
   }),
   route({
     method: "GET",
     path: "/v2/serverless/:id",
-    handle: (op) => json(200, world.serverless.find(op.account.id, op.params.id).view),
+    handle: (op) => json(200, endpointView(world.serverless.find(op.account.id, op.params.id))),
+  }),
+  route({
+    method: "PATCH",
+    path: "/v2/serverless/:id",
+    body: UpdateEndpointRequest,
+    violations: duplicateCpuChoices,
+    crossField: (body) => endpointCrossFieldViolations(body, "update"),
+    handle: (op) => {
+      const endpoint = world.serverless.find(op.account.id, op.params.id);
+      const template = usableTemplate(world.templates, op.account.id, op.body.templateId, "endpoint");
+      world.serverless.update(endpoint, endpointChange(world, endpoint, op.body, template));
+      return json(200, endpointView(endpoint));
+    },
   }),
   route({
     method: "DELETE",

@@ -1,14 +1,14 @@
-/** A create request (with its template) → the endpoint's wire shape (contract `Endpoint`), with the service's defaults. */
+/** An endpoint's stored settings → its wire shape (contract `Endpoint`), built on every read. */
 import type { z } from "zod";
-import { DEFAULT_CONTAINER_DISK_GB, type CreateEndpointRequest, type Endpoint } from "../../contract";
-import type { TemplateRecord } from "../templates/store";
+import type { Endpoint } from "../../contract";
 import { iso } from "../time";
+import type { EndpointRecord, EndpointType } from "./store";
 
 export type EndpointView = z.input<typeof Endpoint>;
 
 const REQUEST_HOST = "https://api.compute.local/v2";
 
-function requestUrls(id: string, type: CreateEndpointRequest["type"]): Record<string, string> {
+function requestUrls(id: string, type: EndpointType): Record<string, string> {
   if (type !== "QUEUE") return { base: `https://${id}.api.compute.local`, health: `https://${id}.api.compute.local/ping` };
   return {
     run: `${REQUEST_HOST}/${id}/run`,
@@ -22,46 +22,40 @@ function requestUrls(id: string, type: CreateEndpointRequest["type"]): Record<st
   };
 }
 
-export function endpointView(
-  id: string,
-  body: CreateEndpointRequest,
-  template: TemplateRecord | undefined,
-  selection: { pools: string[]; excluded: string[] },
-  now: number,
-): EndpointView {
-  const type = body.type;
+/**
+ * A GPU endpoint answers `gpu` and no `cpu`; a CPU endpoint answers `gpu: null` and its `cpu`
+ * choices with their memory (reference OpenAPI: `cpu` is omitted for GPU endpoints).
+ */
+export function endpointView(e: EndpointRecord): EndpointView {
   // A queue endpoint scaled by request count has no idle timeout to report.
-  const idleTimeoutApplies = !(type === "QUEUE" && body.scaling.type === "REQUEST_COUNT");
+  const idleTimeoutApplies = !(e.type === "QUEUE" && e.scaling.type === "REQUEST_COUNT");
   const view: EndpointView = {
-    id,
-    name: body.name,
-    type,
-    image: body.image ?? template?.image ?? "",
-    args: body.args ?? template?.args ?? "",
-    disk: body.disk ?? template?.disk ?? DEFAULT_CONTAINER_DISK_GB,
-    env: { ...(template?.env ?? {}), ...(body.env ?? {}) },
-    ports: body.ports ?? template?.ports ?? [],
-    registry: body.registry !== undefined ? body.registry : (template?.registry ?? null),
-    gpu: {
-      pools: selection.pools,
-      ...(selection.excluded.length > 0 ? { excludedTypes: selection.excluded } : {}),
-      count: body.gpu?.count ?? 1,
-      allowedCudaVersions: body.gpu?.allowedCudaVersions ?? template?.allowedCudaVersions ?? [],
-      minCudaVersion: body.gpu?.minCudaVersion ?? null,
+    id: e.id,
+    name: e.name,
+    type: e.type,
+    image: e.image,
+    args: e.args,
+    disk: e.disk,
+    env: { ...e.env },
+    ports: [...e.ports],
+    registry: e.registry,
+    gpu: e.gpu && {
+      pools: [...e.gpu.pools],
+      ...(e.gpu.excludedTypes.length > 0 ? { excludedTypes: [...e.gpu.excludedTypes] } : {}),
+      count: e.gpu.count,
+      allowedCudaVersions: [...e.gpu.allowedCudaVersions],
+      minCudaVersion: e.gpu.minCudaVersion,
     },
-    workers: {
-      min: body.workers?.min ?? 0,
-      max: body.workers?.max ?? 3,
-      ...(idleTimeoutApplies ? { idleTimeout: body.workers?.idleTimeout ?? 10 } : {}),
-    },
-    scaling: body.scaling,
-    dataCenterIds: body.dataCenterIds ?? [],
-    networkVolumes: body.networkVolumes ?? [],
-    timeout: body.timeout ?? 300000,
-    flashboot: body.flashboot ?? "OFF",
-    createdAt: iso(now),
-    requestUrls: requestUrls(id, type),
+    ...(e.cpu ? { cpu: e.cpu.map((choice) => ({ ...choice })) } : {}),
+    workers: { min: e.workers.min, max: e.workers.max, ...(idleTimeoutApplies ? { idleTimeout: e.workers.idleTimeout } : {}) },
+    scaling: { ...e.scaling },
+    dataCenterIds: [...e.dataCenterIds],
+    networkVolumes: [...e.networkVolumes],
+    timeout: e.timeout,
+    flashboot: e.flashboot,
+    createdAt: iso(e.createdAt),
+    requestUrls: requestUrls(e.id, e.type),
   };
-  if (template) view.templateId = template.id;
+  if (e.templateId !== undefined) view.templateId = e.templateId;
   return view;
 }

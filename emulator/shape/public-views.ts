@@ -107,7 +107,7 @@ const dataCenter: Rewrite = (d) => {
 const endpoint: Rewrite = (e) => {
   // An empty map is written as null, as an encoder does with a nil map.
   if (isObject(e.env) && Object.keys(e.env).length === 0) e.env = null;
-  markNested(e, ["gpu"]);
+  markNested(e, ["gpu", "cpu"]);
 };
 
 const plain: Rewrite = () => undefined;
@@ -133,6 +133,10 @@ const ROUTES: Record<string, { rewrite: Rewrite; list?: string }> = {
   "GET /v2/serverless": { rewrite: endpoint, list: "endpoints" },
   "POST /v2/serverless": { rewrite: endpoint },
   "GET /v2/serverless/:id": { rewrite: endpoint },
+  "PATCH /v2/serverless/:id": { rewrite: endpoint },
+  "GET /v2/registries": { rewrite: plain, list: "registries" },
+  "POST /v2/registries": { rewrite: plain },
+  "GET /v2/registries/:id": { rewrite: plain },
 };
 
 /** The list member of an answer without a route entry: its only array of objects, if any. */

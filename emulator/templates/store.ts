@@ -58,13 +58,28 @@ export class Templates extends TableModule<TemplateRecord> {
     return this.records.add(template);
   }
 
-  /** Later edits never reach pods created from the template (contract rule 5). */
+  /**
+   * PATCH (reference OpenAPI): only the members sent change, and a sent one replaces what was
+   * there (`allowedCudaVersions: []` clears the constraint, `env` is the new map). `mounts`
+   * omitted or `{}` leaves the mount as it was: a template has at most one persistent mount,
+   * and only a sent `persistent` replaces it. Later edits never reach pods or endpoints created
+   * from the template (contract rule 5).
+   */
   update(template: TemplateRecord, body: UpdateTemplateRequest): void {
-    const { cmd: _cmd, entrypoint: _entrypoint, args: _args, ...rest } = body;
+    const { cmd: _cmd, entrypoint: _entrypoint, args: _args, mounts, ...rest } = body;
     const args = storedArgs(body).args;
     Object.assign(template, rest);
     if (args !== undefined) template.args = args;
+    if (mounts?.persistent !== undefined) template.mounts = { ...template.mounts, persistent: mounts.persistent };
     if (rest.public !== undefined) template.source = rest.public ? (template.source ?? "community") : undefined;
+  }
+
+  /** Ids of the account's own templates that name this registry credential. */
+  templatesUsingRegistry(accountId: string, registryId: string): string[] {
+    return this.records
+      .all()
+      .filter((t) => t.accountId === accountId && t.registry === registryId)
+      .map((t) => t.id);
   }
 
   delete(template: TemplateRecord): void {

@@ -1,6 +1,6 @@
 /** State survives a restart with a data directory, including a SIGKILL of the `compute-emulator` process. */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { useScratch } from "../helpers/scratch";
 import { createdPod, createdSandbox, gpuPod, sandboxBody, withEmulator } from "./harness";
@@ -15,14 +15,17 @@ test("every kind of state comes back after a clean restart, with the clock where
     await h.control.advance(250);
     const volume = (await h.post("/v2/network-volumes", { name: "kept", dataCenter: "US-TX-3", size: 25 })).body;
     const template = (await h.post("/v2/templates", { name: "kept", image: "me/kept:1" })).body;
-    const endpoint = (await h.post("/v2/serverless", { name: "kept", type: "QUEUE", scaling: { type: "QUEUE_DELAY", queueDelay: 1 }, image: "i", gpu: { pools: ["ADA_24"] } })).body;
+    const endpointId = (await h.post("/v2/serverless", { name: "kept", type: "QUEUE", scaling: { type: "QUEUE_DELAY", queueDelay: 1 }, image: "i", gpu: { pools: ["ADA_24"] } })).body.id;
+    const endpoint = (await h.patch(`/v2/serverless/${endpointId}`, { name: "changed", gpu: { count: 2 } })).body;
+    const cpuEndpoint = (await h.post("/v2/serverless", { name: "cpu", type: "QUEUE", scaling: { type: "QUEUE_DELAY", queueDelay: 1 }, image: "i", cpu: [{ id: "cpu3c", vcpuCount: 4 }] })).body;
     await h.call("PUT", "/v2/account/ssh-keys", { body: { keys: ["ssh-ed25519 AAAAkept kept@host"] } });
     await h.control.updateAccount("acct_dev", { balance: 12.5 });
     const before = (await h.get(`/v2/pods/${pod.id}`)).body;
     expect(before.status).toBe("RUNNING");
-    return { pod, sandbox, volume, template, endpoint, before, capacityBefore: await h.control.capacity() };
+    return { pod, sandbox, volume, template, endpoint, cpuEndpoint, before, capacityBefore: await h.control.capacity() };
   });
-  const { pod, sandbox, volume, template, endpoint, before, capacityBefore } = saved;
+  const { pod, sandbox, volume, template, endpoint, cpuEndpoint, before, capacityBefore } = saved;
+  expect(endpoint).toMatchObject({ name: "changed", gpu: { count: 2 } });
 
   await withEmulator({ dataDir }, async (h) => {
     expect(await h.control.clock()).toEqual({ now: "2030-07-01T00:00:00.250Z", frozen: true });
@@ -31,6 +34,7 @@ test("every kind of state comes back after a clean restart, with the clock where
     expect((await h.get(`/v2/network-volumes/${volume.id}`)).body).toEqual(volume);
     expect((await h.get(`/v2/templates/${template.id}`)).body).toEqual(template);
     expect((await h.get(`/v2/serverless/${endpoint.id}`)).body).toEqual(endpoint);
+    expect((await h.get(`/v2/serverless/${cpuEndpoint.id}`)).body).toEqual(cpuEndpoint);
     expect((await h.get("/v2/account/ssh-keys")).body.keys).toEqual(["ssh-ed25519 AAAAkept kept@host"]);
     expect((await h.control.account("acct_dev")).balance).toBe(12.5);
     expect(await h.control.capacity()).toEqual(capacityBefore);
@@ -41,6 +45,25 @@ test("every kind of state comes back after a clean restart, with the clock where
 
   expect(readdirSync(dataDir)).toEqual(["state.json"]); // no temp file left behind
   expect(() => JSON.parse(readFileSync(join(dataDir, "state.json"), "utf8"))).not.toThrow();
+});
+
+test("endpoints saved as their answer (state files from before endpoints could change) read back, and can change", async () => {
+  const dataDir = tempDir();
+  const body = { name: "old", type: "QUEUE", scaling: { type: "REQUEST_COUNT", requestCount: 2 }, image: "i", gpu: { pools: ["ADA_24"], minCudaVersion: "12.4" } };
+  const answer = await withEmulator({ dataDir, freezeClock: "2030-07-01T00:00:00Z" }, async (h) => (await h.post("/v2/serverless", body)).body);
+  // Rewrite the endpoint into the old form: its answer, built once at create, under `view`.
+  const file = join(dataDir, "state.json");
+  const state = JSON.parse(readFileSync(file, "utf8"));
+  state.modules.serverless = [{ id: answer.id, accountId: "acct_dev", createdAt: Date.parse(answer.createdAt), view: answer }];
+  writeFileSync(file, JSON.stringify(state));
+
+  await withEmulator({ dataDir }, async (h) => {
+    expect((await h.get(`/v2/serverless/${answer.id}`)).body).toEqual(answer);
+    const changed = await h.patch(`/v2/serverless/${answer.id}`, { scaling: { type: "QUEUE_DELAY", queueDelay: 3 }, gpu: { minCudaVersion: "" } });
+    expect(changed.status).toBe(200);
+    // The idle timeout the old answer left out (queue endpoint on REQUEST_COUNT) is the default.
+    expect(changed.body).toEqual({ ...answer, scaling: { type: "QUEUE_DELAY", queueDelay: 3 }, workers: { min: 0, max: 3, idleTimeout: 10 }, gpu: { ...answer.gpu, minCudaVersion: null } });
+  });
 });
 
 test("reset through the control plane is durable too", async () => {

@@ -84,12 +84,38 @@ describe("answers conform to the public OpenAPI", () => {
     expect(publicViolations("DataCenter", await ok("/v2/catalog/datacenters?include=GPU_AVAILABILITY,CPU_AVAILABILITY"), dcs)).toEqual([]);
   });
 
-  test("serverless endpoints", async () => {
+  test("serverless endpoints, GPU and CPU: create, get, list, update", async () => {
     const created = await h.post("/v2/serverless", endpointBody());
     expect(created.status).toBe(201);
     expect(publicViolations("Endpoint", created.body)).toEqual([]);
     expect(publicViolations("Endpoint", await ok(`/v2/serverless/${created.body.id}`))).toEqual([]);
+    const cpu = await h.post("/v2/serverless", endpointBody({ gpu: undefined, cpu: [{ id: "cpu3c", vcpuCount: 4 }, { id: "cpu5g", vcpuCount: 8 }] }));
+    expect(cpu.status).toBe(201);
+    expect(publicViolations("Endpoint", cpu.body)).toEqual([]);
+    expect(publicViolations("Endpoint", await ok(`/v2/serverless/${cpu.body.id}`))).toEqual([]);
     expect(publicViolations("Endpoint", await ok("/v2/serverless"), { wrapper: "ListEndpointsResponse", member: "endpoints" })).toEqual([]);
+    const gpuPatched = await h.patch(`/v2/serverless/${created.body.id}`, { gpu: { minCudaVersion: "12.4", count: 2 }, scaling: { type: "REQUEST_COUNT", requestCount: 3 } });
+    expect(gpuPatched.status).toBe(200);
+    expect(publicViolations("Endpoint", gpuPatched.body)).toEqual([]);
+    const cpuPatched = await h.patch(`/v2/serverless/${cpu.body.id}`, { cpu: [{ id: "cpu3m", vcpuCount: 2 }], env: {} });
+    expect(cpuPatched.status).toBe(200);
+    expect(publicViolations("Endpoint", cpuPatched.body)).toEqual([]);
+  });
+
+  test("the check is real for endpoints: a CPU choice without memory, or an empty cpu list, is a violation", async () => {
+    const cpu = (await h.post("/v2/serverless", endpointBody({ gpu: undefined, cpu: [{ id: "cpu3c", vcpuCount: 4 }] }))).body;
+    expect(publicViolations("Endpoint", { ...cpu, cpu: [{ id: "cpu3c", vcpuCount: 4 }] })).toEqual([expect.stringContaining("memory")]);
+    expect(publicViolations("Endpoint", { ...cpu, cpu: [] })).not.toEqual([]);
+  });
+
+  test("registry credentials: create, get, list", async () => {
+    const created = await h.post("/v2/registries", { name: "hub", username: "me", password: "pw" });
+    expect(created.status).toBe(201);
+    expect(publicViolations("Registry", created.body)).toEqual([]);
+    expect(publicViolations("Registry", await ok(`/v2/registries/${created.body.id}`))).toEqual([]);
+    const list = await ok("/v2/registries");
+    expect(list.registries).toHaveLength(2); // the fixture's and this one
+    expect(publicViolations("Registry", list, { wrapper: "ListRegistriesResponse", member: "registries" })).toEqual([]);
   });
 });
 
@@ -177,6 +203,12 @@ describe("catalog and endpoints: optional members null where the seed leaves the
   test("endpoints: an empty env is null, a set one is kept", async () => {
     expect((await h.post("/v2/serverless", endpointBody())).body.env).toBeNull();
     expect((await h.post("/v2/serverless", endpointBody({ env: { A: "1" } }))).body.env).toEqual({ A: "1" });
+  });
+
+  test("CPU endpoints: gpu stays null (the document allows it) and each cpu choice is an open object", async () => {
+    const cpu = (await h.post("/v2/serverless", endpointBody({ gpu: undefined, cpu: [{ id: "cpu3c", vcpuCount: 4 }] }))).body;
+    expect(cpu.gpu).toBeNull();
+    expect(cpu.cpu).toEqual([{ id: "cpu3c", vcpuCount: 4, memory: 8, [EXTRA.nested]: "cpu" }]);
   });
 
   test("resources outside the document (sandboxes, Hub) get the unknown members only", async () => {

@@ -121,4 +121,38 @@ describe("template endpoints", () => {
     expect((await h.get(`/v2/templates/${created.body.id}`)).status).toBe(404);
     expect((await h.del("/v2/templates/tpl_pytorch")).status).toBe(404);
   });
+
+  describe("PATCH changes only the members sent (reference OpenAPI)", () => {
+    const persistent = { size: 30, path: "/workspace" };
+    const own = async () =>
+      (await h.post("/v2/templates", { name: "t", image: "i:1", env: { A: "1" }, mounts: { persistent }, allowedCudaVersions: ["12.4", "12.8"] })).body;
+
+    test("an omitted member is unchanged; a sent one replaces it (env is the new map)", async () => {
+      const before = await own();
+      const patched = await h.patch(`/v2/templates/${before.id}`, { name: "renamed", env: { B: "2" } });
+      expect(patched.status).toBe(200);
+      expect(patched.body).toEqual({ ...before, name: "renamed", env: { B: "2" } });
+      expect((await h.get(`/v2/templates/${before.id}`)).body).toEqual(patched.body);
+    });
+
+    test("mounts omitted or {} leaves the persistent mount; a sent persistent mount replaces it", async () => {
+      const before = await own();
+      expect((await h.patch(`/v2/templates/${before.id}`, { image: "i:2" })).body.mounts).toEqual({ persistent });
+      expect((await h.patch(`/v2/templates/${before.id}`, { mounts: {} })).body.mounts).toEqual({ persistent });
+      const bigger = { size: 50, path: "/data" };
+      expect((await h.patch(`/v2/templates/${before.id}`, { mounts: { persistent: bigger } })).body.mounts).toEqual({ persistent: bigger });
+      expect((await h.patch(`/v2/templates/${before.id}`, { mounts: { network: [] } })).status).toBe(422);
+    });
+
+    test("allowedCudaVersions: [] clears the constraint; omitted keeps it", async () => {
+      const before = await own();
+      expect((await h.patch(`/v2/templates/${before.id}`, { name: "x" })).body.allowedCudaVersions).toEqual(["12.4", "12.8"]);
+      expect((await h.patch(`/v2/templates/${before.id}`, { allowedCudaVersions: [] })).body.allowedCudaVersions).toEqual([]);
+    });
+
+    test("only the owner's templates can be changed (a public one is 404)", async () => {
+      expect((await h.patch("/v2/templates/tpl_pytorch", { name: "mine now" })).status).toBe(404);
+      expect((await h.patch("/v2/templates/tpl_other_private", { name: "mine now" })).status).toBe(404);
+    });
+  });
 });
