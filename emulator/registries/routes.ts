@@ -2,7 +2,7 @@
 import { CreateRegistryRequest } from "../../contract";
 import { json, noContent } from "../http";
 import { familyRoutes } from "../router";
-import { checkDeletable, type RegistryRulesWorld } from "./rules";
+import { checkDeletable, releaseTemplates, type RegistryRulesWorld } from "./rules";
 import type { Registries } from "./store";
 import { registryView } from "./view";
 
@@ -41,6 +41,7 @@ export const registryRoutes = familyRoutes("registries", (route, world: Registry
       const registry = world.registries.own(op.account.id, op.params.id);
       checkDeletable(world, registry, op.now);
       world.registries.delete(registry);
+      releaseTemplates(world, registry);
       return noContent();
     },
   }),

@@ -75,6 +75,11 @@ export class Templates extends TableModule<TemplateRecord> {
   }
 
   /** Ids of the account's own templates that name this registry credential. */
+  /** A deleted credential: the account's templates that named it lose the reference (public OpenAPI). */
+  dropRegistry(accountId: string, registryId: string): void {
+    for (const template of this.records.all()) if (template.accountId === accountId && template.registry === registryId) template.registry = null;
+  }
+
   templatesUsingRegistry(accountId: string, registryId: string): string[] {
     return this.records
       .all()

@@ -73,25 +73,22 @@ describe("isolation and scopes", () => {
   });
 });
 
-describe("a credential still in use cannot be deleted (409 naming what uses it)", () => {
-  test("by the account's own templates (the fixture's two private templates use reg_dev_ghcr)", async () => {
-    const response = await h.del("/v2/registries/reg_dev_ghcr");
-    expect(response.status).toBe(409);
-    expect(response.body.detail).toContain("templates tpl_dev_trainer, tpl_dev_embedder");
-    for (const id of ["tpl_dev_trainer", "tpl_dev_embedder"]) expect((await h.patch(`/v2/templates/${id}`, { registry: null })).status).toBe(200);
+describe("a credential a pod or an endpoint pulls with cannot be deleted (400 naming them); templates lose it", () => {
+  test("templates do not hold it: the account's templates that named it lose the reference (public OpenAPI)", async () => {
     expect((await h.del("/v2/registries/reg_dev_ghcr")).status).toBe(204);
+    for (const id of ["tpl_dev_trainer", "tpl_dev_embedder"]) expect((await h.get(`/v2/templates/${id}`)).body.registry).toBeNull();
   });
 
   test("by a live pod, until the pod is terminated", async () => {
     const { id } = await createdRegistry();
     const pod = await createdPod(h, gpuPod({ registry: id }));
     const response = await h.del(`/v2/registries/${id}`);
-    expect(response.status).toBe(409);
+    expect(response.status).toBe(400);
     expect(response.body.detail).toContain(`pod ${pod.id}`);
     // A stopped pod pulls again when started: still in use.
     await h.control.advance(250);
     await h.post(`/v2/pods/${pod.id}/action`, { action: "stop" });
-    expect((await h.del(`/v2/registries/${id}`)).status).toBe(409);
+    expect((await h.del(`/v2/registries/${id}`)).status).toBe(400);
     expect((await h.del(`/v2/pods/${pod.id}`)).status).toBe(204);
     expect((await h.get(`/v2/pods/${pod.id}`)).body.status).toBe("TERMINATED");
     expect((await h.del(`/v2/registries/${id}`)).status).toBe(204);
@@ -103,13 +100,16 @@ describe("a credential still in use cannot be deleted (409 naming what uses it)"
       await h.post("/v2/serverless", { name: "ep", type: "QUEUE", scaling: { type: "QUEUE_DELAY", queueDelay: 1 }, image: "i", registry: id, gpu: { pools: ["ADA_24"] } })
     ).body;
     const template = (await h.post("/v2/templates", { name: "t", image: "i", registry: id })).body;
+    const pod = await createdPod(h, gpuPod({ registry: id }));
     const response = await h.del(`/v2/registries/${id}`);
-    expect(response.status).toBe(409);
-    expect(response.body.detail).toContain(`template ${template.id}`);
+    expect(response.status).toBe(400);
+    expect(response.body.detail).toContain(`pod ${pod.id}`);
     expect(response.body.detail).toContain(`serverless endpoint ${endpoint.id}`);
+    expect(response.body.detail).not.toContain(template.id);
     await h.patch(`/v2/serverless/${endpoint.id}`, { registry: null });
-    await h.del(`/v2/templates/${template.id}`);
+    await h.del(`/v2/pods/${pod.id}`);
     expect((await h.del(`/v2/registries/${id}`)).status).toBe(204);
+    expect((await h.get(`/v2/templates/${template.id}`)).body.registry).toBeNull();
   });
 
   test("another account's records naming the same id do not hold it", async () => {
