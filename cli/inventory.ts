@@ -1,6 +1,8 @@
 /**
- * The account's inventory for `compute ps`: one row per pod or sandbox with what it costs and
- * which stack owns it, and the total of what bills. Pure: no requests, no printing.
+ * The account's inventory for `compute ps`: one row per pod, sandbox, network volume or
+ * serverless endpoint with what it costs and which stack owns it, and the total of what bills.
+ * Pure: no requests, no printing. Volumes and endpoints report no rate (storage and workers
+ * are billed, but the answers carry no price): they count as "of unknown cost".
  *
  * Inputs are typed loosely on purpose: the public OpenAPI lets many Pod members be absent or
  * null (`gpu.count`, `env`, even `cost` on odd answers), so every member is read as optional
@@ -9,7 +11,7 @@
  * may be billing, and a listing of what costs money must not hide it.
  */
 import { POD_ENDED_STATUSES, SANDBOX_ENDED_STATES } from "../contract";
-import { ownerOf } from "../sdk/ownership";
+import { ownerOf, splitMarkedName } from "../sdk/ownership";
 
 export interface PodLike {
   id?: string | null;
@@ -35,6 +37,25 @@ export interface SandboxLike {
   createdAt?: string | null;
 }
 
+export interface VolumeLike {
+  id?: string | null;
+  name?: string | null;
+  size?: number | null;
+  type?: string | null;
+  dataCenter?: string | null;
+}
+
+export interface EndpointLike {
+  id?: string | null;
+  name?: string | null;
+  env?: Record<string, string> | null;
+  gpu?: { pools?: string[] | null; count?: number | null } | null;
+  cpu?: Array<{ id?: string | null; vcpuCount?: number | null }> | null;
+  workers?: { min?: number | null; max?: number | null } | null;
+  dataCenterIds?: string[] | null;
+  createdAt?: string | null;
+}
+
 export interface Owner {
   /** `project/stack/name`, or the mark's key when the service cut the label off. */
   label: string;
@@ -46,7 +67,7 @@ export interface Owner {
 }
 
 export interface InventoryRow {
-  kind: "pod" | "sandbox";
+  kind: "pod" | "sandbox" | "volume" | "endpoint";
   id: string | null;
   name: string | null;
   /** Pod `status` or sandbox `state`. */
@@ -99,7 +120,7 @@ const ENDED_SANDBOX: ReadonlySet<string> = SANDBOX_ENDED_STATES;
 const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
 const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
 
-function owner(resource: { env?: Record<string, string> | null; labels?: Record<string, string> | null }): Owner | null {
+function owner(resource: { env?: Record<string, string> | null; labels?: Record<string, string> | null; name?: string }): Owner | null {
   const mark = ownerOf(resource);
   if (!mark) return null;
   // project and stack names have no `/`; a resource name may, so it takes the rest.
@@ -168,6 +189,51 @@ export function sandboxRow(sandbox: SandboxLike): InventoryRow {
     dataCenterId: text(sandbox.dataCenterId),
     createdAt: text(sandbox.createdAt),
     owner: owner({ labels: sandbox.labels }),
+    unreadable: null,
+  };
+}
+
+/** A network volume: its name without the owner mark (which gives the OWNER column), size and tier. */
+export function volumeRow(volume: VolumeLike): InventoryRow {
+  const serviceName = text(volume.name);
+  const size = num(volume.size);
+  return {
+    kind: "volume",
+    id: text(volume.id),
+    name: serviceName === null ? null : splitMarkedName(serviceName).name,
+    status: null,
+    terminationReason: null,
+    costPerHr: null,
+    live: true,
+    resources: [size !== null ? `${size} GB` : null, text(volume.type)].filter((p) => p !== null).join(" ") || null,
+    cluster: null,
+    dataCenterId: text(volume.dataCenter),
+    createdAt: null,
+    owner: serviceName === null ? null : owner({ name: serviceName }),
+    unreadable: null,
+  };
+}
+
+/** A serverless endpoint: its workers' range as its status, its GPU pools or CPU flavors. */
+export function endpointRow(endpoint: EndpointLike): InventoryRow {
+  const min = num(endpoint.workers?.min);
+  const max = num(endpoint.workers?.max);
+  const compute = endpoint.cpu
+    ? endpoint.cpu.map((c) => [text(c.id), num(c.vcpuCount) !== null ? `${c.vcpuCount} vCPU` : null].filter((p) => p !== null).join(" ")).join(", ")
+    : (endpoint.gpu?.pools ?? []).map((pool) => `${num(endpoint.gpu?.count) ?? 1}x ${pool}`).join(", ");
+  return {
+    kind: "endpoint",
+    id: text(endpoint.id),
+    name: text(endpoint.name),
+    status: min !== null && max !== null ? `${min}-${max} workers` : null,
+    terminationReason: null,
+    costPerHr: null,
+    live: true,
+    resources: compute || null,
+    cluster: null,
+    dataCenterId: (endpoint.dataCenterIds ?? []).join(", ") || null,
+    createdAt: text(endpoint.createdAt),
+    owner: owner({ env: endpoint.env }),
     unreadable: null,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * `compute ps`: every pod and sandbox of the account in one table, with its rate, its GPU or
+ * `compute ps`: every pod, sandbox, network volume and serverless endpoint of the account in one table, with its rate, its GPU or
  * compute, and the stack that owns it (the owner mark, sdk/ownership.ts) or `unmanaged`, then
  * the total of what bills. GPUs are rented by the hour: this is the "what is running up the
  * bill, and does any stack know about it" view.
@@ -15,7 +15,7 @@
  */
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { Context } from "../context";
-import { money, podRow, sandboxRow, selectRows, totalLine, totalOf, unreadableRow, type InventoryRow, type RowFilter } from "../inventory";
+import { endpointRow, money, podRow, sandboxRow, selectRows, totalLine, totalOf, unreadableRow, volumeRow, type InventoryRow, type RowFilter } from "../inventory";
 import type { Column } from "../output";
 import { withSpinner } from "../spinner";
 import { action, examples } from "./shared";
@@ -38,7 +38,7 @@ function stackName(value: string): string {
 
 export function psCommand(): Command {
   const ps = new Command("ps")
-    .description("List the account's pods and sandboxes that bill or may bill: status, $/hr, GPU or compute, and the owning stack (or unmanaged), with the total")
+    .description("List the account's pods, sandboxes, network volumes and serverless endpoints that bill or may bill: status, $/hr, GPU or compute, and the owning stack (or unmanaged), with the total")
     .option("-a, --all", "also pods and sandboxes that bill no more (terminated pods, terminated and failed sandboxes)")
     .addOption(new Option("--unmanaged", "only resources without an owner mark (not created by this provider's creates: made elsewhere, or brought in with adoptPodId/adoptSandboxId)").conflicts("stack"))
     .addOption(new Option("--stack <project/stack>", "only resources owned by this stack").argParser(stackName))
@@ -50,12 +50,14 @@ export function psCommand(): Command {
 async function list(ctx: Context, filter: RowFilter): Promise<void> {
   const client = ctx.sdk();
   const none = { items: [], setAside: [] };
-  const [pods, sandboxes, ended] = await withSpinner("Listing pods and sandboxes", () =>
+  const [pods, sandboxes, ended, volumes, endpoints] = await withSpinner("Listing pods, sandboxes, volumes and endpoints", () =>
     Promise.all([
       client.pods.page({ includeClusterPods: true }),
       client.sandboxes.page(),
       // The sandbox list leaves terminated ones out unless asked for them alone.
       filter.all ? client.sandboxes.page({ state: "TERMINATED" }) : Promise.resolve(none),
+      client.networkVolumes.page(),
+      client.serverless.page(),
     ]),
   );
   const rows = selectRows(
@@ -65,6 +67,10 @@ async function list(ctx: Context, filter: RowFilter): Promise<void> {
       ...[...sandboxes.items, ...ended.items].map(sandboxRow),
       ...sandboxes.setAside.map((item) => unreadableRow("sandbox", item)),
       ...ended.setAside.map((item) => unreadableRow("sandbox", item, false)),
+      ...volumes.items.map(volumeRow),
+      ...volumes.setAside.map((item) => unreadableRow("volume", item)),
+      ...endpoints.items.map(endpointRow),
+      ...endpoints.setAside.map((item) => unreadableRow("endpoint", item)),
     ],
     filter,
   );
@@ -74,9 +80,10 @@ async function list(ctx: Context, filter: RowFilter): Promise<void> {
     ctx.printer.note(`(${row.kind} ${which} could not be read, so its status, cost and owner are unknown: ${row.unreadable!.join("; ")})`);
   }
   if (ctx.format !== "table") {
-    ctx.printer.data({ pods: rows.filter((r) => r.kind === "pod"), sandboxes: rows.filter((r) => r.kind === "sandbox"), total });
+    const of = (kind: InventoryRow["kind"]) => rows.filter((r) => r.kind === kind);
+    ctx.printer.data({ pods: of("pod"), sandboxes: of("sandbox"), volumes: of("volume"), endpoints: of("endpoint"), total });
     return;
   }
-  ctx.printer.list(rows, COLUMNS, { empty: "No pods or sandboxes found." });
+  ctx.printer.list(rows, COLUMNS, { empty: "No pods, sandboxes, volumes or endpoints found." });
   if (rows.length > 0) ctx.printer.line(totalLine(total));
 }

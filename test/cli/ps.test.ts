@@ -1,10 +1,11 @@
 /**
- * `compute ps` against the emulator: pods and sandboxes created through the API with and
- * without owner marks, then the rows, owners, totals and filters the built binary prints.
+ * `compute ps` against the emulator: pods, sandboxes, network volumes and serverless endpoints
+ * created through the API with and without owner marks (a volume's in its name, an endpoint's
+ * in its env), then the rows, owners, totals and filters the built binary prints.
  * Expected totals are computed here from what the API reports, never written down.
  */
 import { parse as parseYaml } from "yaml";
-import { ComputeClient, POD_OWNER_ENV, SANDBOX_OWNER_LABEL, withSpec, type Pod, type Sandbox } from "../../sdk";
+import { ComputeClient, POD_OWNER_ENV, SANDBOX_OWNER_LABEL, nameWithMark, withSpec, type Pod, type Sandbox } from "../../sdk";
 import { ownerMark } from "../../sdk/ownership";
 import { podRow, sandboxRow, totalLine, totalOf } from "../../cli/inventory";
 import { GPU, KEYS } from "../helpers/fixtures";
@@ -25,7 +26,7 @@ function mark(project: string, stack: string, name: string, settings?: unknown):
   return settings === undefined ? first : withSpec(first, settings);
 }
 
-const created: Record<string, Pod | Sandbox> = {};
+const created: Record<string, Pod | Sandbox | { id: string }> = {};
 /** Ids of the resources created with an owner mark, by `project/stack`. */
 const owned: Record<string, string[]> = { "ml/dev": [], "ml/prod": [] };
 
@@ -51,8 +52,15 @@ beforeAll(async () => {
     sdk.sandboxes.create({ name: "finished", image: "python:3.12", compute, labels: { [SANDBOX_OWNER_LABEL]: mark("ml", "dev", "finished") } }),
     sdk.sandboxes.create({ name: "crashed", image: "python:3.12", compute }),
   ]);
-  Object.assign(created, { trainer, worker, stray, lookalike, parked, gone, notebook, scratch, finished, crashed });
-  owned["ml/dev"]!.push(trainer!.id, parked!.id, gone!.id, notebook!.id, finished!.id);
+  const endpoint = (name: string, env: Record<string, string>) =>
+    sdk.serverless.create({ name, type: "QUEUE", scaling: { type: "QUEUE_DELAY", queueDelay: 1 }, image: "img", gpu: { pools: ["ADA_24"] }, env });
+  const [datasets, inference, adhoc] = await Promise.all([
+    sdk.networkVolumes.create({ name: nameWithMark("datasets", mark("ml", "dev", "datasets", { dataCenter: "EU-RO-1" })), dataCenter: "EU-RO-1", size: 10 }),
+    endpoint("inference", { [POD_OWNER_ENV]: mark("ml", "dev", "inference") }),
+    endpoint("adhoc", { HF_TOKEN: SECRET }),
+  ]);
+  Object.assign(created, { trainer, worker, stray, lookalike, parked, gone, notebook, scratch, finished, crashed, datasets, inference, adhoc });
+  owned["ml/dev"]!.push(trainer!.id, parked!.id, gone!.id, notebook!.id, finished!.id, datasets.id, inference.id);
   owned["ml/prod"]!.push(worker!.id);
 
   await Promise.all([trainer, worker, stray, lookalike, parked, gone].map((p) => until(() => sdk.pods.get(p!.id), (x) => x.status === "RUNNING")));
@@ -73,6 +81,7 @@ interface Expected {
   costPerHr: number;
   unmanagedBilling: number;
   unmanagedCostPerHr: number;
+  unknownCost: number;
 }
 
 /**
@@ -81,24 +90,35 @@ interface Expected {
  * adds the ended ones; `keep` narrows by id.
  */
 async function expected(options: { all?: boolean; keep?: (id: string) => boolean } = {}): Promise<Expected> {
-  const [pods, sandboxes, terminated] = await Promise.all([
+  const [pods, sandboxes, terminated, volumes, endpoints] = await Promise.all([
     sdk.pods.list({ includeClusterPods: true }),
     sdk.sandboxes.list(),
     sdk.sandboxes.list({ state: "TERMINATED" }),
+    sdk.networkVolumes.list(),
+    sdk.serverless.list(),
   ]);
   const keep = options.keep ?? (() => true);
   const marked = new Set(Object.values(owned).flat());
   const rows = [
     ...pods.map((p) => ({ id: p.id, live: p.status !== "TERMINATED", rate: p.cost })),
     ...[...sandboxes, ...terminated].map((s) => ({ id: s.id, live: s.state === "CREATING" || s.state === "RUNNING", rate: s.compute.costPerHr })),
+    // Storage and workers bill, but the answers carry no rate: live, of unknown cost.
+    ...[...volumes, ...endpoints].map((v) => ({ id: v.id, live: true, rate: null as number | null })),
   ].filter((r) => (options.all || r.live) && keep(r.id));
-  const billing = rows.filter((r) => r.live && r.rate > 0);
+  const billing = rows.filter((r) => r.live && (r.rate ?? 0) > 0);
   const unmanaged = billing.filter((r) => !marked.has(r.id));
-  const sum = (list: typeof rows) => list.reduce((acc, r) => acc + r.rate, 0);
-  return { ids: rows.map((r) => r.id).sort(), billing: billing.length, costPerHr: sum(billing), unmanagedBilling: unmanaged.length, unmanagedCostPerHr: sum(unmanaged) };
+  const sum = (list: typeof rows) => list.reduce((acc, r) => acc + (r.rate ?? 0), 0);
+  return {
+    ids: rows.map((r) => r.id).sort(),
+    billing: billing.length,
+    costPerHr: sum(billing),
+    unmanagedBilling: unmanaged.length,
+    unmanagedCostPerHr: sum(unmanaged),
+    unknownCost: rows.filter((r) => r.live && r.rate === null).length,
+  };
 }
 
-const TOTAL = /^Total: (\d+) shown, (\d+) billing \$([\d.]+)\/hr \(\$([\d.]+)\/day\), (\d+) of them unmanaged \(\$([\d.]+)\/hr\)$/;
+const TOTAL = /^Total: (\d+) shown, (\d+) billing \$([\d.]+)\/hr \(\$([\d.]+)\/day\), (\d+) of them unmanaged \(\$([\d.]+)\/hr\)(?:, (\d+) of unknown cost \(not counted\))?$/;
 
 /** The table's rows by id, and the total line parsed. */
 function parseTable(stdout: string) {
@@ -109,15 +129,24 @@ function parseTable(stdout: string) {
   return {
     head,
     rows: new Map(rows.map((row) => [row[2]!, row])),
-    total: { shown: Number(total[1]), billing: Number(total[2]), costPerHr: Number(total[3]), costPerDay: Number(total[4]), unmanagedBilling: Number(total[5]), unmanagedCostPerHr: Number(total[6]) },
+    total: {
+      shown: Number(total[1]),
+      billing: Number(total[2]),
+      costPerHr: Number(total[3]),
+      costPerDay: Number(total[4]),
+      unmanagedBilling: Number(total[5]),
+      unmanagedCostPerHr: Number(total[6]),
+      unknownCost: Number(total[7] ?? 0),
+    },
   };
 }
 
 function expectTotal(total: ReturnType<typeof parseTable>["total"], want: Expected): void {
-  expect({ shown: total.shown, billing: total.billing, unmanagedBilling: total.unmanagedBilling }).toEqual({
+  expect({ shown: total.shown, billing: total.billing, unmanagedBilling: total.unmanagedBilling, unknownCost: total.unknownCost }).toEqual({
     shown: want.ids.length,
     billing: want.billing,
     unmanagedBilling: want.unmanagedBilling,
+    unknownCost: want.unknownCost,
   });
   expect(total.costPerHr).toBeCloseTo(want.costPerHr, 4);
   expect(total.costPerDay).toBeCloseTo(want.costPerHr * 24, 2);
@@ -158,8 +187,13 @@ describe("compute ps", () => {
     expect(clusterRows.map((cells) => cells[2]).sort()).toEqual([...pods.values()].filter((p) => p.cluster).map((p) => p.id).sort());
     expect(clusterRows.length).toBeGreaterThan(0);
     for (const cells of clusterRows) expect(cells[6]).toBe("unmanaged");
+    // A volume shows the program's name (the mark in its name gives the owner); an endpoint its workers.
+    expect(row("datasets")).toEqual(["volume", "datasets", idOf("datasets"), "-", "-", "10 GB STANDARD", "ml/dev/datasets"]);
+    expect(row("inference")).toEqual(["endpoint", "inference", idOf("inference"), "0-3 workers", "-", "1x ADA_24", "ml/dev/inference"]);
+    expect(row("adhoc")[6]).toBe("unmanaged");
 
     expectTotal(total, want);
+    expect(want.unknownCost).toBeGreaterThan(0);
     expect(want.unmanagedBilling).toBeGreaterThan(0);
   });
 
@@ -215,10 +249,12 @@ describe("compute ps", () => {
     const r = await emu.run(["ps", "--json"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
-    const out = JSON.parse(r.stdout) as { pods: Array<Record<string, unknown>>; sandboxes: Array<Record<string, unknown>>; total: Record<string, number> };
-    expect(Object.keys(out).sort()).toEqual(["pods", "sandboxes", "total"]);
+    type Rows = Array<Record<string, unknown>>;
+    const out = JSON.parse(r.stdout) as { pods: Rows; sandboxes: Rows; volumes: Rows; endpoints: Rows; total: Record<string, number> };
+    expect(Object.keys(out).sort()).toEqual(["endpoints", "pods", "sandboxes", "total", "volumes"]);
     const want = await expected();
-    expect([...out.pods, ...out.sandboxes].map((row) => row.id).sort()).toEqual(want.ids);
+    expect([...out.pods, ...out.sandboxes, ...out.volumes, ...out.endpoints].map((row) => row.id).sort()).toEqual(want.ids);
+    expect(out.endpoints.find((row) => row.id === idOf("inference"))).toMatchObject({ owner: { label: "ml/dev/inference" }, costPerHr: null });
     expect(out.pods.every((row) => row.kind === "pod") && out.sandboxes.every((row) => row.kind === "sandbox")).toBe(true);
 
     const trainer = out.pods.find((row) => row.id === idOf("trainer"))!;
@@ -233,7 +269,7 @@ describe("compute ps", () => {
     expect(out.pods.find((row) => row.id === idOf("stray"))!.owner).toBeNull();
     expect(out.sandboxes.find((row) => row.id === idOf("notebook"))).toMatchObject({ costPerHr: (created.notebook as Sandbox).compute.costPerHr, owner: { label: "ml/dev/notebook" } });
 
-    expect(out.total).toMatchObject({ shown: want.ids.length, billing: want.billing, unmanagedBilling: want.unmanagedBilling, unknownCost: 0 });
+    expect(out.total).toMatchObject({ shown: want.ids.length, billing: want.billing, unmanagedBilling: want.unmanagedBilling, unknownCost: want.unknownCost });
     expect(out.total.costPerHr).toBeCloseTo(want.costPerHr, 4);
     expect(out.total.costPerDay).toBeCloseTo(want.costPerHr * 24, 3);
     expect(out.total.unmanagedCostPerHr).toBeCloseTo(want.unmanagedCostPerHr, 4);
@@ -248,10 +284,12 @@ describe("compute ps", () => {
 
   test.concurrent("nothing to show: one sentence in a table, empty lists and a zero total in JSON", async () => {
     const [table, json] = await Promise.all([emu.run(["ps", "--stack", "nobody/none"]), emu.run(["ps", "--stack", "nobody/none", "--json"])]);
-    expect(table).toEqual({ code: 0, stdout: "No pods or sandboxes found.\n", stderr: "" });
+    expect(table).toEqual({ code: 0, stdout: "No pods, sandboxes, volumes or endpoints found.\n", stderr: "" });
     expect(JSON.parse(json.stdout)).toEqual({
       pods: [],
       sandboxes: [],
+      volumes: [],
+      endpoints: [],
       total: { shown: 0, billing: 0, costPerHr: 0, costPerDay: 0, unmanagedBilling: 0, unmanagedCostPerHr: 0, unknownCost: 0 },
     });
   });
@@ -341,9 +379,10 @@ describe("compute ps against public-shaped answers", () => {
     const out = JSON.parse(r.stdout) as { pods: Array<Record<string, unknown>>; total: Record<string, number> };
     expect(out.pods.find((row) => row.id === gpuPod.id)).toMatchObject({ resources: `1x ${GPU.l4}`, costPerHr: gpuPod.cost, owner: { label: "web/prod/l4" } });
     expect(out.pods.find((row) => row.id === cpuPod.id)).toMatchObject({ resources: "cpu3c 2 vCPU", costPerHr: cpuPod.cost, owner: null });
-    const pods = await client.pods.list({ includeClusterPods: true });
+    const [pods, volumes, endpoints] = await Promise.all([client.pods.list({ includeClusterPods: true }), client.networkVolumes.list(), client.serverless.list()]);
     const billing = pods.filter((p) => p.status !== "TERMINATED" && p.cost > 0);
-    expect(out.total).toMatchObject({ shown: pods.length, billing: billing.length, unknownCost: 0 });
+    const unpriced = volumes.length + endpoints.length;
+    expect(out.total).toMatchObject({ shown: pods.length + unpriced, billing: billing.length, unknownCost: unpriced });
     expect(out.total.costPerHr).toBeCloseTo(billing.reduce((acc, p) => acc + p.cost, 0), 4);
   });
 
@@ -359,13 +398,14 @@ describe("compute ps against public-shaped answers", () => {
     const rows = new Map(tableRows(lines.slice(0, -1).join("\n")).slice(1).map((row) => [row[2]!, row]));
     expect(rows.get("pod-min")).toEqual(["pod", "minimal", "pod-min", "RUNNING", "$0.44", "1x NVIDIA L4", "unmanaged"]);
     expect(rows.get("pod-odd")).toEqual(["pod", "no-cost", "pod-odd", "unreadable", "-", "-", "unknown"]);
-    expect(lines[lines.length - 1]).toMatch(/, 1 of unknown cost \(not counted\)$/);
+    const unpriced = (await client.networkVolumes.list()).length + (await client.serverless.list()).length;
+    expect(lines[lines.length - 1]).toMatch(new RegExp(`, ${1 + unpriced} of unknown cost \\(not counted\\)$`));
     expect(table.stderr).toBe('(pod pod-odd "no-cost" could not be read, so its status, cost and owner are unknown: pods[1].cost: is required)\n');
 
     const json = await pub.run(["ps", "--unmanaged", "--json"]);
     const out = JSON.parse(json.stdout) as { pods: Array<Record<string, unknown>>; total: Record<string, number> };
     expect(out.pods.find((row) => row.id === "pod-odd")).toMatchObject({ status: null, costPerHr: null, owner: null, unreadable: ["pods[1].cost: is required"] });
-    expect(out.total).toMatchObject({ unknownCost: 1 });
+    expect(out.total).toMatchObject({ unknownCost: 1 + unpriced });
     expect(json.stderr).toBe("");
   });
 });
