@@ -57,7 +57,14 @@ function asJudged(inputs: ServerlessEndpointInputs): Props {
 function violations(inputs: ServerlessEndpointInputs): string[] {
   const body = asJudged(inputs);
   const shape = schemaViolations(CreateEndpointRequest, body, RENAMES);
-  const crossField = shape.length === 0 ? endpointCrossFieldViolations(body as CreateEndpointRequest) : [];
+  // With the shape's own violations too, so all are reported at once; a member of a wrong type
+  // can make a cross-field rule unreadable, and then the shape's violation says enough.
+  let crossField: string[] = [];
+  try {
+    crossField = endpointCrossFieldViolations(body as CreateEndpointRequest);
+  } catch {
+    crossField = [];
+  }
   return [...shape, ...[...createEndpointViolations(body), ...crossField].map((v) => inProgramWords(v, RENAMES)), ...reservedEnvViolations(inputs.env)];
 }
 
