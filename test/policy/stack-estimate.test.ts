@@ -44,6 +44,27 @@ describe("the stack's estimate read from the stack's service", () => {
   });
 });
 
+describe("a serverless endpoint in the stack", () => {
+  it("adds its minimum workers' cost, from the same GPU list read", async () => {
+    const endpoint: StackResource = {
+      type: "compute:index:ServerlessEndpoint",
+      name: "llm",
+      urn: "urn:pulumi:dev::p::compute:index:ServerlessEndpoint::llm",
+      props: { gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA GeForce RTX 4090"] }, workers: { min: 2, max: 5 } },
+    };
+    const stack = await estimateStackNow([pod("a", { gpu: { id: GPU.h100 } }), endpoint], () =>
+      policyClient(analyzerEnv({ "compute:baseUrl": env.url, "compute:apiKey": env.apiKey })),
+    );
+    expect(stack.unavailable).toEqual([]);
+    const catalog = (await (await fetch(`${env.url}/v2/catalog/gpus`, { headers: { authorization: `Bearer ${env.apiKey}` } })).json()) as {
+      gpus: Array<{ id: string; price: { secure: number; serverless: number } }>;
+    };
+    const price = (id: string) => catalog.gpus.find((g) => g.id === id)!.price;
+    // What is left of the ADA_24 pool once the 4090 is excluded: the L4, at its serverless price, for 2 workers.
+    expect(stack.dollarsPerHour).toBeCloseTo(price(GPU.h100).secure + 2 * price("NVIDIA L4").serverless, 4);
+  });
+});
+
 describe("values a preview does not know yet", () => {
   it("are named, as the policy framework reports them", () => {
     // The framework's own proxy: reading an unknown value throws UnknownValueError with its path.
