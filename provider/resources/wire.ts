@@ -44,6 +44,11 @@ export const markInName = {
   compact: compactMark,
 };
 
+/** Whether a create request's name carries a mark, so no other create asks for it (its recovery may search by it). */
+export function uniquelyNamed(request: Props): boolean {
+  return typeof request.name === "string" && splitMarkedName(request.name).mark !== undefined;
+}
+
 /** The program's part of a name the service holds. */
 export function programName(serviceName: string): string {
   return splitMarkedName(serviceName).name;

@@ -199,3 +199,32 @@ describe("CreatedButUnreadableError across two copies of the SDK", () => {
     expect(foreign.resourceId).toBe("pod-9");
   });
 });
+
+describe("a create whose name carries an owner mark, when the answer is lost", () => {
+  const marked = `${PUBLIC_VOLUME.name}~env/dev~0123456789abcdef01`;
+  /** A service that creates the volume and then drops the connection without answering. */
+  const landsThenDrops = (listed: Array<Record<string, unknown>>): Route => (req, res) => {
+    if (req.method === "POST") {
+      listed.push({ ...PUBLIC_VOLUME, name: marked });
+      return res.destroy();
+    }
+    return sendJson(res, 200, { networkVolumes: listed });
+  };
+
+  it("finds what it made by that name and never POSTs again", async () => {
+    const listed: Array<Record<string, unknown>> = [];
+    await withService(landsThenDrops(listed), async (client, server) => {
+      const volume = await client.networkVolumes.create({ name: marked, dataCenter: PUBLIC_VOLUME.dataCenter, size: PUBLIC_VOLUME.size }, { uniqueName: true });
+      expect(volume).toMatchObject({ id: PUBLIC_VOLUME.id, name: marked });
+      expect(posts(server)).toHaveLength(1);
+    });
+  });
+
+  it("without such a name, reports the lost answer rather than risk a second volume", async () => {
+    const listed: Array<Record<string, unknown>> = [];
+    await withService(landsThenDrops(listed), async (client, server) => {
+      await expect(client.networkVolumes.create({ name: marked, dataCenter: PUBLIC_VOLUME.dataCenter, size: PUBLIC_VOLUME.size })).rejects.toThrow();
+      expect(posts(server)).toHaveLength(1);
+    });
+  });
+});

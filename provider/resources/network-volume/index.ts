@@ -14,7 +14,7 @@ import { client } from "../../runtime/settings";
 import { isUnknown } from "../../runtime/unknowns";
 import { forSeconds } from "../../runtime/shared-reads";
 import { inputsOf, type CheckedInputs, type DiffResult, type OutputValues, type ResourceDefinition } from "../definition";
-import { markInName, presentOnly, programName, renamedKeepingMark, schemaViolations, toWire } from "../wire";
+import { markInName, presentOnly, programName, renamedKeepingMark, schemaViolations, toWire, uniquelyNamed } from "../wire";
 import { NETWORK_VOLUME_INPUTS } from "./inputs";
 import { NETWORK_VOLUME_OUTPUTS } from "./outputs";
 
@@ -102,7 +102,7 @@ export const networkVolumeResource = {
   checkHook: async (inputs, previous) => [...shrinkFailures(inputs, previous), ...(await catalogFailures(inputs))],
   // The size is left out: a volume left behind smaller than now wanted is adopted and grown.
   markSpec: (_request, inputs) => ({ dataCenter: inputs.dataCenterId, type: inputs.type }),
-  create: async (api, request) => ({ live: await api.networkVolumes.create(wireRequest(request) as CreateNetworkVolumeRequest, { uniqueName: true }) }),
+  create: async (api, request) => ({ live: await api.networkVolumes.create(wireRequest(request) as CreateNetworkVolumeRequest, { uniqueName: uniquelyNamed(request) }) }),
   ready: () => ({ target: "AVAILABLE", failed: new Set() }),
   settle: converge,
 

@@ -18,7 +18,7 @@ import { defaultDiff } from "../../runtime/handlers";
 import type { Props } from "../../runtime/props";
 import { isUnknown } from "../../runtime/unknowns";
 import { inputsOf, type CheckedInputs, type DiffResult, type InputList, type OutputList, type OutputValues, type ResourceDefinition } from "../definition";
-import { markInName, presentOnly, programName, schemaViolations, toWire } from "../wire";
+import { markInName, presentOnly, programName, schemaViolations, toWire, uniquelyNamed } from "../wire";
 
 export const REGISTRY_CREDENTIAL_INPUTS = {
   name: { type: "string", onChange: "replace", doc: "Credential name; default: the resource name plus a suffix. The service holds it followed by the owner mark." },
@@ -76,7 +76,7 @@ export const registryCredentialResource = {
   checkHook: needsSecrets,
   // Nothing to match: the secrets cannot be read back, and a hash of them must not ride in a name.
   markSpec: () => ({}),
-  create: async (api, request) => ({ live: await api.registries.create(toWire(request, FIELDS, {}) as CreateRegistryRequest, { uniqueName: true }) }),
+  create: async (api, request) => ({ live: await api.registries.create(toWire(request, FIELDS, {}) as CreateRegistryRequest, { uniqueName: uniquelyNamed(request) }) }),
   ready: () => ({ target: "AVAILABLE", failed: new Set() }),
   settle: async (_inputs, live) => live,
 
