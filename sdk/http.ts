@@ -99,16 +99,14 @@ export interface CreateOnce<T> {
  * for what the attempt made (`createdByAttemptIn`) before the create is sent again.
  */
 export function createOnce<T extends { name: string; createdAt: string }>(http: HttpCore, from: ReadBack<T>, create: CreateOnce<T>): Promise<T> {
+  const listed = { method: "GET", path: create.path } as const;
+  return postOnce(http, from, create, async (attemptStartedAt) => createdByAttemptIn(await from.page({ signal: create.signal }), create.body.name, attemptStartedAt, listed));
+}
+
+/** The one POST of a create: read back by id when its answer is unreadable, `recover` after a lost one. */
+function postOnce<T>(http: HttpCore, from: ReadBack<T>, create: CreateOnce<T>, recover: RequestSpec<T>["recover"]): Promise<T> {
   const { signal } = create;
-  return http.request({
-    method: "POST",
-    path: create.path,
-    body: create.body,
-    schema: create.schema,
-    signal,
-    readBack: (id) => from.get(id, { signal }),
-    recover: async (attemptStartedAt) => createdByAttemptIn(await from.page({ signal }), create.body.name, attemptStartedAt, { method: "GET", path: create.path }),
-  });
+  return http.request({ method: "POST", path: create.path, body: create.body, schema: create.schema, signal, readBack: (id) => from.get(id, { signal }), recover });
 }
 
 /**
@@ -117,25 +115,15 @@ export function createOnce<T extends { name: string; createdAt: string }>(http: 
  * that exact name, so the create is never sent twice; without such a name it is never resent.
  */
 export function createNamedOnce<T extends { name: string }>(http: HttpCore, from: ReadBack<T>, create: CreateOnce<T> & { uniqueName: boolean }): Promise<T> {
-  const { signal } = create;
-  return http.request({
-    method: "POST",
-    path: create.path,
-    body: create.body,
-    schema: create.schema,
-    signal,
-    readBack: (id) => from.get(id, { signal }),
-    recover: create.uniqueName
-      ? async () => {
-          const page = await from.page({ signal });
-          const found = page.items.filter((item) => item.name === create.body.name);
-          if (found.length === 1) return found[0];
-          if (page.setAside.some((item) => item.name === undefined || item.name === create.body.name)) {
-            throw new ResponseValidationError({ method: "GET", path: create.path }, page.setAside.flatMap((item) => item.violations));
-          }
-          return undefined;
-        }
-      : undefined,
+  if (!create.uniqueName) return postOnce(http, from, create, undefined);
+  return postOnce(http, from, create, async () => {
+    const page = await from.page({ signal: create.signal });
+    const found = page.items.filter((item) => item.name === create.body.name);
+    if (found.length === 1) return found[0];
+    if (page.setAside.some((item) => item.name === undefined || item.name === create.body.name)) {
+      throw new ResponseValidationError({ method: "GET", path: create.path }, page.setAside.flatMap((item) => item.violations));
+    }
+    return undefined;
   });
 }
 

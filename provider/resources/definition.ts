@@ -209,8 +209,8 @@ export interface ResourceDefinition<Inputs extends object = any, Live extends { 
   markSpec(request: Props, inputs: Inputs): unknown;
   /** Makes the resource from the create request (with the owner mark in it). */
   create(api: ComputeClient, request: Props, inputs: Inputs): Promise<Created<Live, Facts>>;
-  /** What the resource must reach before create returns, from the inputs. */
-  ready(inputs: Inputs): Wait;
+  /** What the resource must reach before create returns, from the inputs; absent: it is ready once created. */
+  ready?(inputs: Inputs): Wait;
   /** After create (or adoption): bring the resource to its desired state; default: wait for `ready`. */
   settle?(inputs: Inputs, live: Live): Promise<Live>;
   /** A line about what the service made of the inputs (a clamp), once the create answered. */

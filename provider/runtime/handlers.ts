@@ -93,6 +93,7 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
 
   async function settle(inputs: Inputs, live: Live): Promise<Live> {
     if (definition.settle) return definition.settle(inputs, live);
+    if (!definition.ready) return live;
     return awaitState(definition, inputs as never, live.id, definition.ready(inputs));
   }
 

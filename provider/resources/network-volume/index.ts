@@ -103,7 +103,6 @@ export const networkVolumeResource = {
   // The size is left out: a volume left behind smaller than now wanted is adopted and grown.
   markSpec: (_request, inputs) => ({ dataCenter: inputs.dataCenterId, type: inputs.type }),
   create: async (api, request) => ({ live: await api.networkVolumes.create(wireRequest(request) as CreateNetworkVolumeRequest, { uniqueName: uniquelyNamed(request) }) }),
-  ready: () => ({ target: "AVAILABLE", failed: new Set() }),
   settle: converge,
 
   facts,

@@ -77,8 +77,6 @@ export const registryCredentialResource = {
   // Nothing to match: the secrets cannot be read back, and a hash of them must not ride in a name.
   markSpec: () => ({}),
   create: async (api, request) => ({ live: await api.registries.create(toWire(request, FIELDS, {}) as CreateRegistryRequest, { uniqueName: uniquelyNamed(request) }) }),
-  ready: () => ({ target: "AVAILABLE", failed: new Set() }),
-  settle: async (_inputs, live) => live,
 
   facts: (registry): RegistryCredentialFacts => ({ registryId: registry.id, serviceName: registry.name }),
   imported: (registry) => ({ name: programName(registry.name) }),

@@ -240,8 +240,6 @@ export const serverlessEndpointResource = {
     const body = inputs.hubRepo ? await fromHub(api, inputs.hubRepo, wireRequest(request)) : wireRequest(request);
     return { live: await api.serverless.create(body as CreateEndpointRequest) };
   },
-  ready: () => ({ target: "AVAILABLE", failed: new Set() }),
-  settle: async (_inputs, endpoint) => endpoint,
 
   facts,
   imported,

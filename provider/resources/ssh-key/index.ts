@@ -93,8 +93,6 @@ export const sshKeyResource = {
     if (taken) throw new Error(`publicKey: the key ${taken.id} was registered on the account by someone else since the preview; import it to manage it here`);
     return { live: await api.sshKeys.add(line) };
   },
-  ready: () => ({ target: "AVAILABLE", failed: new Set() }),
-  settle: async (_inputs, key) => key,
 
   facts: (key: RegisteredKey): SshKeyFacts => ({ fingerprint: key.id, keyType: key.type, registeredLine: key.line }),
   imported: (key) => ({ publicKey: keyWithoutMark(key.line) }),
