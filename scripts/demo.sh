@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # The README's demo command (`npm run demo`): set-up, the emulator with the realistic timing
 # profile, then `pulumi up` of the root demo stack (Pulumi.yaml) against it, then a summary of
-# every pod and sandbox. `npm run demo -- --destroy` destroys the stack instead.
+# what it made. `npm run demo -- --destroy` destroys the stack instead.
 #
 # Everything lives in .demo/ (git-ignored): the emulator's data (so a second run finds the same
-# pods and shows no changes), the local file backend and Pulumi's home.
+# resources and shows no changes), the local file backend and Pulumi's home. Without .demo/ the
+# demo starts from zero: the emulator's default fixture.
+#
+# The demo runs on the fixture's development account, which holds things of its own (two SSH
+# keys, network volumes, templates, a registry credential, the pods of a cluster). The stack
+# makes everything it uses (credential, template, volume, SSH key, pods, sandboxes, endpoint)
+# and touches none of those, so it needs no empty account, and `--destroy` leaves the account
+# as the fixture made it (the SSH key resource removes only its own line).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

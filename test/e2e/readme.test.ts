@@ -145,21 +145,55 @@ function describeFirstSteps(language: "yaml" | "python", files: string[], clone:
   });
 }
 
-/** The pods and sandboxes that exist (and bill) in the emulator. */
-async function live(emulator: RunningEmulator): Promise<{ pods: Array<{ id: string }>; sandboxes: Array<{ id: string }> }> {
-  const get = async (apiPath: string) => {
+interface LivePod {
+  id: string;
+  image: string;
+  mounts: { network?: Array<{ volumeId: string; path: string }> };
+}
+
+/** What exists in the emulator: pods and sandboxes (they bill), the account's network volumes and templates. */
+async function live(emulator: RunningEmulator): Promise<{
+  pods: LivePod[];
+  sandboxes: Array<{ id: string }>;
+  volumes: Array<{ id: string; name: string }>;
+  templates: Array<{ id: string; name: string; image: string }>;
+}> {
+  const get = async <T>(apiPath: string): Promise<T> => {
     const response = await fetch(`${emulator.url}${apiPath}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
-    return (await response.json()) as { pods: Array<{ id: string }>; sandboxes: Array<{ id: string }> };
+    return (await response.json()) as T;
   };
-  return { pods: (await get("/v2/pods")).pods, sandboxes: (await get("/v2/sandboxes")).sandboxes };
+  return {
+    pods: (await get<{ pods: LivePod[] }>("/v2/pods")).pods,
+    sandboxes: (await get<{ sandboxes: Array<{ id: string }> }>("/v2/sandboxes")).sandboxes,
+    volumes: (await get<{ networkVolumes: Array<{ id: string; name: string }> }>("/v2/network-volumes")).networkVolumes,
+    templates: (await get<{ templates: Array<{ id: string; name: string; image: string }> }>("/v2/templates")).templates,
+  };
+}
+
+/**
+ * The README's stack: a network volume and a template the stack made (the owner mark follows
+ * the name), and the one pod made from that template with that volume mounted.
+ */
+async function expectVolumeTemplateAndPod(run: FirstStepsRun): Promise<LivePod> {
+  const { pods, volumes, templates } = await live(run.emulator);
+  const state = readFileSync(run.stateFile, "utf8");
+  expect(pods).toHaveLength(1);
+  // The account's own (the fixture's) are there too: the stack's are those its state holds.
+  const volume = volumes.find((v) => state.includes(`"id":"${v.id}"`));
+  const template = templates.find((t) => state.includes(`"id":"${t.id}"`));
+  expect(volume?.name).toMatch(/^checkpoints-[0-9a-f]{8}~research\/dev~/);
+  expect(template?.name).toMatch(/^pytorch-[0-9a-f]{8}~research\/dev~/);
+  expect(pods[0].image).toBe(template!.image);
+  expect(pods[0].mounts.network).toEqual([{ volumeId: volume!.id, path: "/checkpoints" }]);
+  expect(state).toContain(`"id":"${pods[0].id}"`);
+  return pods[0];
 }
 
 describeFirstSteps("yaml", ["Pulumi.yaml"], "npm run setup", async (run) => {
-  const { pods, sandboxes } = await live(run.emulator);
-  expect(pods).toHaveLength(1);
+  await expectVolumeTemplateAndPod(run);
+  const { sandboxes } = await live(run.emulator);
   expect(sandboxes).toHaveLength(1);
   const state = readFileSync(run.stateFile, "utf8");
-  expect(state).toContain(`"id":"${pods[0].id}"`);
   expect(state).toContain(`"id":"${sandboxes[0].id}"`);
 });
 
@@ -170,9 +204,7 @@ describeFirstSteps("python", ["Pulumi.yaml", "__main__.py"], "npm run setup:pyth
   for (const python of ["python3", "python"]) {
     expect(spawnSync(python, ["-c", "import pulumi"], { env: run.env, cwd: run.dir }).status).not.toBe(0);
   }
-  const { pods, sandboxes } = await live(run.emulator);
-  expect(pods).toHaveLength(1);
+  await expectVolumeTemplateAndPod(run);
+  const { sandboxes } = await live(run.emulator);
   expect(sandboxes).toHaveLength(1);
-  const state = readFileSync(run.stateFile, "utf8");
-  expect(state).toContain(`"id":"${pods[0].id}"`);
 });
