@@ -85,6 +85,18 @@ export class SshKeySet {
     return parseKey(lines.find((l) => fingerprintOf(l) === id)!);
   }
 
+  /** Rewrites the line of the key with this fingerprint (a new comment), in place; returns the registered key. */
+  async rewrite(fingerprint: string, line: string): Promise<RegisteredKey> {
+    const lines = await this.change((current) => {
+      const at = current.findIndex((l) => fingerprintOf(l) === fingerprint);
+      if (at < 0 || current[at] === line) return undefined;
+      return current.map((l, i) => (i === at ? line : l));
+    });
+    const found = lines.find((l) => fingerprintOf(l) === fingerprint);
+    if (!found) return this.get(fingerprint);
+    return parseKey(found);
+  }
+
   /** Removes the key of this fingerprint, keeping every other line as it is. */
   async remove(fingerprint: string): Promise<void> {
     await this.change((current) => {

@@ -163,6 +163,11 @@ describe("RegistryCredential", () => {
     expect(made.lines.join("\n")).not.toContain(password);
     const olds = recorded(made.value.outs);
     expect(await api.registries.get(made.value.id)).toEqual({ id: made.value.id, name: expect.stringMatching(/^ghcr~env\/dev~/) });
+    // A pod that still pulls with it: the delete is refused, says what to change, and deletes nothing.
+    const pod = await api.pods.create({ name: "puller", image: "ghcr.io/me/private:1", cpu: { id: "cpu3c", vcpuCount: 2 }, registry: made.value.id });
+    await expect(handlers("registry credential").remove(made.value.id, olds)).rejects.toThrow(/answered 400 .*in use by pod .*Nothing was deleted.*set its `registry` \(pod\)/);
+    expect((await api.registries.get(made.value.id)).id).toBe(made.value.id);
+    await api.pods.delete(pod.id);
     const changed = (await check("registry credential", { ...olds, password: "rotated" }, olds)).inputs;
     expect((await handlers("registry credential").diff(made.value.id, olds, changed)).replaces).toEqual(["password"]);
     const imported = await expectImportPreviewsClean("registry credential", made.value.id);
@@ -198,6 +203,22 @@ describe("SshKey", () => {
     await expectImportPreviewsClean("ssh key", id);
     await handlers("ssh key").remove(id, recorded(outs));
     expect(await api.account.sshKeys()).toEqual(before);
+  });
+
+  it("the same key with another comment is rewritten in place, keeping its mark; another key replaces", async () => {
+    const line = newKey("old@comment");
+    const { id, outs } = await create("ssh key", "SshKey", { namePrefix: "ops", publicKey: line });
+    const olds = recorded(outs);
+    const count = (await api.account.sshKeys()).length;
+    const renamed = (await check("ssh key", { ...olds, publicKey: line.replace("old@comment", "new@comment") }, olds)).inputs;
+    expect(await handlers("ssh key").diff(id, olds, renamed)).toMatchObject({ changes: true, replaces: [] });
+    await handlers("ssh key").update(id, olds, renamed);
+    const lines = await api.account.sshKeys();
+    expect(lines).toHaveLength(count);
+    const mine = lines.find((l) => fingerprintOf(l) === id)!;
+    expect(mine).toContain("new@comment pulumi-compute-owner=");
+    const other = (await check("ssh key", { ...olds, publicKey: newKey() }, olds)).inputs;
+    expect((await handlers("ssh key").diff(id, olds, other)).replaces).toEqual(["publicKey"]);
   });
 
   it("a repeated create after a lost one adopts the key it registered: one line, not two", async () => {
@@ -261,6 +282,10 @@ describe("ServerlessEndpoint", () => {
     const live = await api.serverless.get(id);
     expect(live.workers?.max).toBe(5);
     expect(live.env?.PULUMI_COMPUTE_OWNER).toEqual(expect.stringMatching(/:env\/dev\/llm$/));
+    // The program's env replaces its own keys only: the release's and the owner mark stay.
+    const withEnv = (await check("endpoint", { ...olds, env: { LOG_LEVEL: "debug" } }, olds)).inputs;
+    await handlers("endpoint").update(id, olds, withEnv);
+    expect((await api.serverless.get(id)).env).toEqual({ ...repo.release!.config.env, LOG_LEVEL: "debug", PULUMI_COMPUTE_OWNER: live.env!.PULUMI_COMPUTE_OWNER });
     const cpu = (await check("endpoint", { ...olds, cpu: [{ id: "cpu3c", vcpuCount: 2 }] }, olds)).inputs;
     expect((await handlers("endpoint").diff(id, olds, cpu)).replaces).toEqual(["cpu"]);
     await expectImportPreviewsClean("endpoint", id);

@@ -5,14 +5,18 @@
  * The service never answers the username or the password and has no update, so:
  * - both are secret inputs (ciphertext in the state, `[secret]` in every message);
  * - any change makes a new credential, created before the old one is deleted, so the
- *   templates, pods and endpoints that name it move over first;
+ *   templates, pods and endpoints of the stack that name it by `registryId` move over first
+ *   (an update in place). A pod made from a template keeps the credential the template gave
+ *   it (templates apply once): the service then refuses the old one's delete (400), and the
+ *   error says what to change;
  * - a credential an interrupted run left behind is adopted as that run created it: from the
  *   same program, so with the same secrets (they cannot be read back to check; a password
  *   changed between the killed run and the next is not seen: change it again, or replace);
  * - an imported credential has no recorded username or password: the first values the program
  *   gives are recorded, not a replacement.
  */
-import { CreateRegistryRequest, type Registry } from "../../../sdk";
+import { BadRequestError, ComputeError, CreateRegistryRequest, type ComputeClient, type Registry } from "../../../sdk";
+import { apiFailureLine } from "../../runtime/errors";
 import type { CheckFailure } from "../../runtime/check-failures";
 import { defaultDiff } from "../../runtime/handlers";
 import type { Props } from "../../runtime/props";
@@ -56,6 +60,20 @@ function diff(olds: Props, news: RegistryCredentialInputs): DiffResult {
   return result;
 }
 
+/** The delete, with what to do when a pod or an endpoint still pulls with the credential. */
+async function deleteCredential(api: ComputeClient, id: string): Promise<void> {
+  try {
+    await api.registries.delete(id);
+  } catch (error) {
+    if (!(error instanceof BadRequestError)) throw error;
+    throw new ComputeError(
+      `${apiFailureLine(error)}. Nothing was deleted. A pod or endpoint keeps the credential it was made with (from its template too): ` +
+        "set its `registry` (pod) or `registryId` (endpoint) to the new credential, an update in place, or replace it; then run `pulumi up` again",
+      { cause: error },
+    );
+  }
+}
+
 export const registryCredentialResource = {
   name: "RegistryCredential",
   kind: "registry credential",
@@ -66,7 +84,7 @@ export const registryCredentialResource = {
   defaultReadyTimeoutSeconds: 60,
   deletedAs: "deleted",
 
-  family: (api) => ({ get: (id) => api.registries.get(id), page: () => api.registries.page(), delete: (id) => api.registries.delete(id) }),
+  family: (api) => ({ get: (id) => api.registries.get(id), page: () => api.registries.page(), delete: (id) => deleteCredential(api, id) }),
   states: presentOnly("registryId"),
   owner: markInName,
 

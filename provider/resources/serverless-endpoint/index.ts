@@ -121,7 +121,13 @@ function patchOf(olds: Props, news: ServerlessEndpointInputs, live: Endpoint, ch
   const patch: Props = {};
   for (const key of changed) {
     const value = values[key];
-    if (key === "env") patch.env = { ...(news.env ?? {}), ...(live.env?.[POD_OWNER_ENV] ? { [POD_OWNER_ENV]: live.env[POD_OWNER_ENV] } : {}) };
+    if (key === "env") {
+      // PATCH replaces the env whole: what the program never set (the template's, the Hub
+      // release's, the owner mark) is carried over, as for a pod.
+      const managed = new Set(Object.keys((olds.env as Props | undefined) ?? {}));
+      const unmanaged = Object.fromEntries(Object.entries(live.env ?? {}).filter(([name]) => !managed.has(name)));
+      patch.env = { ...unmanaged, ...(news.env ?? {}) };
+    }
     else if (key === "gpu" && news.gpu) {
       const old = (olds.gpu ?? {}) as Props;
       patch.gpu = {

@@ -15,14 +15,17 @@ import type { CheckFailure } from "../../runtime/check-failures";
 import type { Props } from "../../runtime/props";
 import { client } from "../../runtime/settings";
 import { isUnknown } from "../../runtime/unknowns";
-import type { CheckedInputs, InputList, OutputList, OutputValues, ResourceDefinition } from "../definition";
+import { defaultDiff } from "../../runtime/handlers";
+import { report } from "../../runtime/progress";
+import type { CheckedInputs, DiffResult, InputList, OutputList, OutputValues, ResourceDefinition } from "../definition";
 import { presentOnly } from "../wire";
 
 export const SSH_KEY_INPUTS = {
   publicKey: {
     type: "string",
     required: true,
-    onChange: "replace",
+    // Another key replaces; the same key with another comment is rewritten in place.
+    onChange: "depends",
     doc: "One authorized_keys line, `<type> <base64-key> [comment]` (the contents of `~/.ssh/id_ed25519.pub`); checked at preview.",
   },
 } as const satisfies InputList;
@@ -54,6 +57,17 @@ async function notRegisteredElsewhere(inputs: SshKeyInputs, previous: Props): Pr
   if (owner && owner.base === parseOwnerMark(inputs.ownerMark)?.base) return [];
   const by = owner ? `by ${owner.label || "another stack resource"}` : "outside any stack";
   return [{ property: "publicKey", reason: `the key ${id} is already registered on the account ${by}; import it to manage it here (pulumi import compute:index:SshKey <name> ${id}), or use another key` }];
+}
+
+/** The key's identity decides: another key is a new resource; the same key with another comment is the same one. */
+function diff(olds: Props, news: SshKeyInputs): DiffResult {
+  const result = defaultDiff(SSH_KEY_INPUTS, olds, news as unknown as Props);
+  const before = typeof olds.publicKey === "string" ? olds.publicKey.trim() : undefined;
+  const after = news.publicKey;
+  if (before === after) return result;
+  if (typeof after === "string" && !isUnknown(after) && before !== undefined && fingerprintOf(after) === fingerprintOf(before)) result.updates.push("publicKey");
+  else result.replaces.push("publicKey");
+  return result;
 }
 
 export const sshKeyResource = {
@@ -96,4 +110,14 @@ export const sshKeyResource = {
 
   facts: (key: RegisteredKey): SshKeyFacts => ({ fingerprint: key.id, keyType: key.type, registeredLine: key.line }),
   imported: (key) => ({ publicKey: keyWithoutMark(key.line) }),
+  diff,
+  async update(id, _olds, news) {
+    const keys = client().sshKeys;
+    const now = await keys.get(id);
+    // The mark stays what the registered line carries.
+    const mark = markOfKey(now.line);
+    const key = await keys.rewrite(id, mark ? keyWithMark(news.publicKey, mark) : news.publicKey.trim());
+    report("ssh key", news.name, "updated its comment");
+    return { live: key };
+  },
 } satisfies ResourceDefinition<SshKeyInputs, RegisteredKey, SshKeyFacts>;
