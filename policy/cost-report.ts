@@ -113,7 +113,7 @@ export function costReport(input: ReportInput): string {
   // Sorted, so the comment a bot posts again for the same change reads the same.
   rows.sort((x, y) => Number(roundPrice(y.change) !== 0) - Number(roundPrice(x.change) !== 0) || x.label.localeCompare(y.label));
   if (rows.length > 0) {
-    lines.push("| pod or sandbox | before $/hr | after $/hr | change |", "| --- | ---: | ---: | ---: |");
+    lines.push("| resource | before $/hr | after $/hr | change |", "| --- | ---: | ---: | ---: |");
     for (const row of rows) {
       lines.push(`| ${row.label} | ${cell(dollars(row.b), row.b)} | ${cell(dollars(row.a), row.a)} | ${signedDollars(row.change)} |`);
     }

@@ -32,7 +32,7 @@ export interface StackEstimate {
   resources: ResourceEstimate[];
   /** USD per hour: the sum of the estimates that could be made. */
   dollarsPerHour: number;
-  /** The pods and sandboxes without an estimate (their outcome says why). */
+  /** The priced resources without an estimate (their outcome says why). */
   unavailable: ResourceEstimate[];
 }
 
@@ -56,7 +56,7 @@ function readingProps<T>(read: () => T, unknown: (path: string) => T): T {
   }
 }
 
-/** The stack's pods and sandboxes with their kind. */
+/** The stack's priced resources (pods, sandboxes, endpoints) with their kind. */
 export function costResources(resources: readonly StackResource[]): Array<StackResource & { kind: CostKind; definition: ResourceDefinition }> {
   return resources.flatMap((r) => {
     const definition = pricedResourceOf(r.type, r.props);
@@ -129,12 +129,12 @@ function unavailableNote(stack: StackEstimate): string {
   return `; without an estimate: ${stack.unavailable.map((e) => `${named(e)} (${e.outcome.ok ? "" : e.outcome.reason})`).join(", ")}`;
 }
 
-/** `stack estimate: 6.36 $/hr for 3 pods and sandboxes (biggest: pod trainer 5.98 $/hr, …)`. */
+/** `stack estimate: 6.36 $/hr for 3 priced resources (biggest: pod trainer 5.98 $/hr, …)`. */
 export function describeStack(stack: StackEstimate): string {
   const count = stack.resources.length;
   const top = biggest(stack);
   const biggestNote = top.length > 0 ? ` (biggest: ${top.map(priced).join(", ")})` : "";
-  return `stack estimate: ${formatDollars(stack.dollarsPerHour)} $/hr for ${count} ${count === 1 ? "pod or sandbox" : "pods and sandboxes"}${biggestNote}${unavailableNote(stack)}`;
+  return `stack estimate: ${formatDollars(stack.dollarsPerHour)} $/hr for ${count} priced ${count === 1 ? "resource" : "resources"}${biggestNote}${unavailableNote(stack)}`;
 }
 
 /**
@@ -145,7 +145,7 @@ export function budgetViolation(stack: StackEstimate, maxDollarsPerHour: number)
   const budget = `the budget of ${formatDollars(maxDollarsPerHour)} $/hr (compute-budget.maxDollarsPerHour)`;
   const top = biggest(stack).map(priced).join(", ");
   if (stack.unavailable.length > 0) {
-    return `cannot check ${budget}: ${stack.unavailable.length} of ${stack.resources.length} pods and sandboxes have no estimate${unavailableNote(stack).replace(/^; without an estimate/, "")}; the others come to ${formatDollars(stack.dollarsPerHour)} $/hr`;
+    return `cannot check ${budget}: ${stack.unavailable.length} of ${stack.resources.length} priced resources have no estimate${unavailableNote(stack).replace(/^; without an estimate/, "")}; the others come to ${formatDollars(stack.dollarsPerHour)} $/hr`;
   }
   if (stack.dollarsPerHour <= maxDollarsPerHour) return undefined;
   return `stack estimate ${formatDollars(stack.dollarsPerHour)} $/hr exceeds ${budget}; biggest: ${top}`;

@@ -33,7 +33,7 @@ describe("a TypeScript stack (dynamic resources) under the cost policy pack", ()
     expect(preview.output).toMatch(/\[compute\] sandbox scratch-[0-9a-f]{8}: estimated 0\.078 \$\/hr/);
     // The policy pack's, per resource and for the stack:
     expect(preview.output).toContain("pod web: estimated 0.36 $/hr");
-    expect(preview.output).toContain("stack estimate: 6.418 $/hr for 3 pods and sandboxes (biggest: pod trainer 5.98 $/hr, pod web 0.36 $/hr, sandbox scratch 0.078 $/hr)");
+    expect(preview.output).toContain("stack estimate: 6.418 $/hr for 3 priced resources (biggest: pod trainer 5.98 $/hr, pod web 0.36 $/hr, sandbox scratch 0.078 $/hr)");
     expect(preview.output).not.toMatch(/from \$PATH/);
     expect(await mutations(e2e)).toEqual([]);
   });
@@ -81,7 +81,7 @@ describe("a YAML stack (the native plugin's types) under the cost policy pack", 
     // The native plugin's check sends its line through the engine, attributed to the resource.
     expect(under.output).toMatch(/\[compute\] pod trainer-[0-9a-f]{8}: estimated 2\.99 \$\/hr \(1 × NVIDIA H100 80GB HBM3 on SECURE\)/);
     expect(under.output).toContain("(compute:index:Pod: trainer)");
-    expect(under.output).toContain("stack estimate: 3.029 $/hr for 2 pods and sandboxes");
+    expect(under.output).toContain("stack estimate: 3.029 $/hr for 2 priced resources");
 
     const over = await previewWithPolicy(e2e, { "compute-budget": { maxDollarsPerHour: 3 } });
     expect(over.code).not.toBe(0);

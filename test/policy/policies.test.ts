@@ -57,7 +57,7 @@ describe("compute-cost-estimate (advisory)", () => {
         { urn: stack[0]!.urn, message: `pod trainer: estimated 5.98 $/hr (2 × ${GPU.h100} on SECURE)` },
         { urn: stack[1]!.urn, message: `pod web: estimated 0.36 $/hr (1 × ${GPU.a5000} on SECURE)` },
         { urn: stack[2]!.urn, message: "sandbox scratch: estimated 0.078 $/hr (sandbox rate: 2 vCPU × 0.03 + 4 GB × 0.004 + 10 GB disk × 0.0002)" },
-        { message: "stack estimate: 6.418 $/hr for 3 pods and sandboxes (biggest: pod trainer 5.98 $/hr, pod web 0.36 $/hr, sandbox scratch 0.078 $/hr)" },
+        { message: "stack estimate: 6.418 $/hr for 3 priced resources (biggest: pod trainer 5.98 $/hr, pod web 0.36 $/hr, sandbox scratch 0.078 $/hr)" },
       ],
     });
   });
@@ -96,7 +96,7 @@ describe("compute-budget (mandatory)", () => {
       violations: [
         {
           message:
-            "cannot check the budget of 100.00 $/hr (compute-budget.maxDollarsPerHour): 1 of 4 pods and sandboxes have no estimate: pod mystery (no candidate can be placed (1 × NVIDIA Imaginary on SECURE: not in the GPU catalog)); the others come to 6.418 $/hr",
+            "cannot check the budget of 100.00 $/hr (compute-budget.maxDollarsPerHour): 1 of 4 priced resources have no estimate: pod mystery (no candidate can be placed (1 × NVIDIA Imaginary on SECURE: not in the GPU catalog)); the others come to 6.418 $/hr",
         },
       ],
     });
