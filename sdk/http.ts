@@ -120,6 +120,8 @@ export function createNamedOnce<T extends { name: string }>(http: HttpCore, from
     const page = await from.page({ signal: create.signal });
     const found = page.items.filter((item) => item.name === create.body.name);
     if (found.length === 1) return found[0];
+    // A name meant to be this create's alone, twice: never a third.
+    if (found.length > 1) throw new ComputeError(`${create.path}: ${found.length} items are named ${JSON.stringify(create.body.name)}, which only this create should have made; nothing more is created`);
     if (page.setAside.some((item) => item.name === undefined || item.name === create.body.name)) {
       throw new ResponseValidationError({ method: "GET", path: create.path }, page.setAside.flatMap((item) => item.violations));
     }

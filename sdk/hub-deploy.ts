@@ -21,10 +21,21 @@ export function repoLabel(repo: HubRepo): string {
   return `${repo.owner}/${repo.name} (${repo.id})`;
 }
 
-/** The create request for a release; `gpuIds` replace the release's GPU types when given. */
-export function hubEndpointRequest(repo: HubRepo, catalog: GpuType[], options: { name: string; gpuIds?: string[] }): HubDeployPlan {
+/**
+ * The release's container settings and routing, without its GPU types: for a caller that
+ * chooses the compute itself (the `ServerlessEndpoint` resource with its own `gpu` or `cpu`).
+ */
+export function hubReleaseRequest(repo: HubRepo, name: string): { ok: true; request: CreateEndpointRequest } | { ok: false; problem: string; chosen: false } {
   const release = repo.release;
   if (!release) return { ok: false, chosen: false, problem: `Hub repository ${repoLabel(repo)} has no release yet, so there is nothing to deploy` };
+  return { ok: true, request: { name, type: "QUEUE", scaling: HUB_SCALING, image: release.image, disk: release.config.containerDiskInGb, env: release.config.env } };
+}
+
+/** The create request for a release; `gpuIds` replace the release's GPU types when given. */
+export function hubEndpointRequest(repo: HubRepo, catalog: GpuType[], options: { name: string; gpuIds?: string[] }): HubDeployPlan {
+  const base = hubReleaseRequest(repo, options.name);
+  if (!base.ok) return base;
+  const release = repo.release!;
   const chosen = options.gpuIds !== undefined;
   const wanted = options.gpuIds ?? release.config.gpuIds;
   if (wanted.length === 0) return { ok: false, chosen, problem: `the release ${release.tag} of ${repoLabel(repo)} lists no GPU types; choose them` };
@@ -41,12 +52,7 @@ export function hubEndpointRequest(repo: HubRepo, catalog: GpuType[], options: {
   const pools = [...new Set(types.map((t) => t.pool!))];
   const excludedTypes = catalog.filter((t) => t.pool !== null && pools.includes(t.pool) && !ids.has(t.id)).map((t) => t.id);
   const request: CreateEndpointRequest = {
-    name: options.name,
-    type: "QUEUE",
-    scaling: HUB_SCALING,
-    image: release.image,
-    disk: release.config.containerDiskInGb,
-    env: release.config.env,
+    ...base.request,
     gpu: {
       pools,
       ...(excludedTypes.length ? { excludedTypes } : {}),

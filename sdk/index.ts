@@ -32,7 +32,7 @@ export {
   withSpec,
   type ParsedOwnerMark,
 } from "./ownership";
-export { HUB_SCALING, hubEndpointRequest, repoLabel, type HubDeployPlan } from "./hub-deploy";
+export { HUB_SCALING, hubEndpointRequest, hubReleaseRequest, repoLabel, type HubDeployPlan } from "./hub-deploy";
 export { fingerprintOf, parseKey, type RegisteredKey } from "./ssh-keys";
 export type { WatcherOptions } from "./watch";
 export * from "../contract";

@@ -39,6 +39,9 @@ export function parseKey(line: string): RegisteredKey {
 const same = (a: string[], b: string[]) => a.length === b.length && a.every((line, i) => line === b[i]);
 
 export class SshKeySet {
+  /** The change under way: this process's changes run one after another (a stack's keys are created side by side). */
+  private queue: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly account: Account) {}
 
   async list(): Promise<RegisteredKey[]> {
@@ -59,7 +62,13 @@ export class SshKeySet {
    * lines and returns the wanted ones, or undefined when nothing needs to change; it may run
    * more than once (against a set that moved), so it must be a pure function of its argument.
    */
-  async change(change: (lines: string[]) => string[] | undefined): Promise<string[]> {
+  change(change: (lines: string[]) => string[] | undefined): Promise<string[]> {
+    const run = this.queue.then(() => this.changeNow(change));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async changeNow(change: (lines: string[]) => string[] | undefined): Promise<string[]> {
     let current = await this.account.sshKeys();
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const wanted = change(current);

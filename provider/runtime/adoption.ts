@@ -18,7 +18,7 @@
  * this process is not deleted by it (a targeted replace cannot tell the provider which
  * resource it replaces, and may hand the adopted one to `delete`).
  */
-import { ComputeError, NotFoundError, isFirstGeneration, parseOwnerMark, type ComputeClient, type SetAside } from "../../sdk";
+import { ComputeError, NotFoundError, isFirstGeneration, parseOwnerMark, splitMarkedName, type ComputeClient, type SetAside } from "../../sdk";
 import type { ResourceDefinition } from "../resources/definition";
 import { report } from "./progress";
 import { forRun } from "./shared-reads";
@@ -71,7 +71,8 @@ export function leftBehind<T extends Marked>(items: T[], markOf: (item: T) => st
  * a second resource, refuse (the error says which item and why; `compute ps` shows it too).
  */
 function refuseOverUnreadable(kind: string, name: string, setAside: SetAside[]): void {
-  const suspect = setAside.find((item) => item.name === undefined || item.name === name);
+  // A kind that carries its mark in its name lists it as `<name>~…`.
+  const suspect = setAside.find((item) => item.name === undefined || item.name === name || splitMarkedName(item.name).name === name);
   if (suspect) {
     throw new ComputeError(
       `${kind} ${name}: the ${kind} list holds an item that cannot be read (${suspect.id ?? "no id"}: ${suspect.violations.join("; ")}); ` +

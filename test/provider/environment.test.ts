@@ -7,6 +7,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { ComputeClient, fingerprintOf, markOfKey, nameWithMark, ownerMark, splitMarkedName, withSpec } from "../../sdk";
 import { SshKeySet } from "../../sdk/ssh-keys";
+import { Templates } from "../../sdk/resources/templates";
 import { setProgressSink } from "../../provider/runtime/progress";
 import { startNewRun } from "../../provider/runtime/shared-reads";
 import { PROVIDER_TEXT, recorded, runtime, useProvider } from "./helpers";
@@ -130,6 +131,16 @@ describe("Template", () => {
     expect(failures.map((f) => f.slice(0, f.indexOf(":"))).sort()).toEqual(["args", "image", "ports[0]"]);
   });
 
+  it("sends an exec-form command as the one `args` string the public API takes", async () => {
+    const sent = jest.spyOn(Templates.prototype, "create");
+    const { id } = await create("template", "Template", { name: "exec", image: "python:3.12", cmd: ["python", "-m", "http.server"] });
+    const body = sent.mock.calls[0]![0] as Record<string, unknown>;
+    sent.mockRestore();
+    expect(body).not.toHaveProperty("cmd");
+    expect(body.args).toEqual(expect.stringContaining("http.server"));
+    expect((await api.templates.get(id)).args).toBe(body.args);
+  });
+
   it("changes in place, and a pod made from it says at preview that it keeps what it was given", async () => {
     const { id, outs } = await create("template", "Template", { name: "base", image: "python:3.12", env: { A: "1" } });
     const olds = recorded(outs);
@@ -221,6 +232,14 @@ describe("SshKey", () => {
     expect((await handlers("ssh key").diff(id, olds, other)).replaces).toEqual(["publicKey"]);
   });
 
+  it("a line read from a file, with its newline, is no change", async () => {
+    const line = newKey();
+    const { id, outs } = await create("ssh key", "SshKey", { namePrefix: "file", publicKey: line });
+    const olds = recorded(outs);
+    const same = (await check("ssh key", { ...olds, publicKey: `${line}\n` }, olds)).inputs;
+    expect(await handlers("ssh key").diff(id, olds, same)).toMatchObject({ changes: false });
+  });
+
   it("a repeated create after a lost one adopts the key it registered: one line, not two", async () => {
     const line = newKey();
     const first = await create("ssh key", "SshKey", { namePrefix: "deploy", publicKey: line });
@@ -286,6 +305,14 @@ describe("ServerlessEndpoint", () => {
     const withEnv = (await check("endpoint", { ...olds, env: { LOG_LEVEL: "debug" } }, olds)).inputs;
     await handlers("endpoint").update(id, olds, withEnv);
     expect((await api.serverless.get(id)).env).toEqual({ ...repo.release!.config.env, LOG_LEVEL: "debug", PULUMI_COMPUTE_OWNER: live.env!.PULUMI_COMPUTE_OWNER });
+    // A setting the program stops giving goes back to the service's default: no worker left billing.
+    const before = recorded((await handlers("endpoint").update(id, olds, (await check("endpoint", { ...olds, workers: { min: 2 } }, olds)).inputs)).outs);
+    expect((await api.serverless.get(id)).workers).toMatchObject({ min: 2 });
+    const dropped = (await check("endpoint", { ...before, workers: undefined }, before)).inputs;
+    await handlers("endpoint").update(id, before, dropped);
+    expect((await api.serverless.get(id)).workers).toMatchObject({ min: 0, max: 3 });
+    // A Hub listing gone since the create does not block the endpoint's later previews.
+    expect((await check("endpoint", { ...olds, hubRepo: "hub_662work" }, { ...olds })).failures).toEqual([]);
     const cpu = (await check("endpoint", { ...olds, cpu: [{ id: "cpu3c", vcpuCount: 2 }] }, olds)).inputs;
     expect((await handlers("endpoint").diff(id, olds, cpu)).replaces).toEqual(["cpu"]);
     await expectImportPreviewsClean("endpoint", id);

@@ -39,12 +39,14 @@ function shrinkFailures(inputs: NetworkVolumeInputs, previous: Props): CheckFail
 }
 
 /**
- * The data center must offer network volumes, of the tier asked for (catalog, read-only). A
- * catalog that cannot be read leaves the rule to the service at create.
+ * The data center must offer network volumes, of the tier asked for (catalog, read-only), for a
+ * new volume or a moved one: one that exists is not judged again by what the catalog offers
+ * today. A catalog that cannot be read leaves the rule to the service at create.
  */
-async function catalogFailures(inputs: NetworkVolumeInputs): Promise<CheckFailure[]> {
+async function catalogFailures(inputs: NetworkVolumeInputs, previous: Props): Promise<CheckFailure[]> {
   const { dataCenterId, type } = inputs;
   if (typeof dataCenterId !== "string" || isUnknown(dataCenterId) || isUnknown(type)) return [];
+  if (previous.dataCenterId === dataCenterId && previous.type === type) return [];
   const api = client();
   const dataCenters = await forSeconds(api, "catalog:datacenters", 300, () => api.catalog.dataCenters()).catch(() => undefined);
   if (!dataCenters) return [];
@@ -99,7 +101,7 @@ export const networkVolumeResource = {
   owner: markInName,
 
   violations: (inputs) => schemaViolations(CreateNetworkVolumeRequest, wireRequest(inputs as unknown as Props), RENAMES),
-  checkHook: async (inputs, previous) => [...shrinkFailures(inputs, previous), ...(await catalogFailures(inputs))],
+  checkHook: async (inputs, previous) => [...shrinkFailures(inputs, previous), ...(await catalogFailures(inputs, previous))],
   // The size is left out: a volume left behind smaller than now wanted is adopted and grown.
   markSpec: (_request, inputs) => ({ dataCenter: inputs.dataCenterId, type: inputs.type }),
   create: async (api, request) => ({ live: await api.networkVolumes.create(wireRequest(request) as CreateNetworkVolumeRequest, { uniqueName: uniquelyNamed(request) }) }),

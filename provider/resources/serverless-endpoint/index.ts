@@ -10,6 +10,7 @@ import {
   CreateEndpointRequest,
   HUB_SCALING,
   POD_OWNER_ENV,
+  hubReleaseRequest,
   createEndpointViolations,
   endpointCrossFieldViolations,
   hubEndpointRequest,
@@ -24,6 +25,7 @@ import { defaultDiff } from "../../runtime/handlers";
 import { report } from "../../runtime/progress";
 import type { Props } from "../../runtime/props";
 import { client } from "../../runtime/settings";
+import { forSeconds } from "../../runtime/shared-reads";
 import { containsUnknown, isUnknown } from "../../runtime/unknowns";
 import { createFields, inputsOf, type CheckedInputs, type DiffResult, type OutputValues, type ResourceDefinition } from "../definition";
 import { inProgramWords, presentOnly, schemaViolations, toWire } from "../wire";
@@ -68,34 +70,73 @@ function violations(inputs: ServerlessEndpointInputs): string[] {
   return [...shape, ...[...createEndpointViolations(body), ...crossField].map((v) => inProgramWords(v, RENAMES)), ...reservedEnvViolations(inputs.env)];
 }
 
-/** The create request from a Hub listing: its release's, with what the program set on top. */
-async function fromHub(api: ComputeClient, hubRepo: string, request: Props): Promise<Props> {
+/** The plan for a Hub listing: the release's settings, and its GPU types unless the program chose the compute. */
+async function hubPlan(api: ComputeClient, hubRepo: string, name: string, ownCompute: boolean) {
   const repo = await api.hub.get(hubRepo);
-  const catalog = repo.release ? await api.catalog.gpuTypes() : [];
-  const plan = hubEndpointRequest(repo, catalog, { name: String(request.name) });
-  if (!plan.ok) throw new Error(`hubRepo: ${plan.problem}; no endpoint was created`);
-  const merged: Props = { ...plan.request, ...request, env: { ...plan.request.env, ...(request.env as Record<string, string> | undefined) } };
-  // The program's compute family wins whole over the release's GPU types.
-  if (request.cpu !== undefined) delete merged.gpu;
-  return merged;
+  if (ownCompute) return hubReleaseRequest(repo, name);
+  return hubEndpointRequest(repo, repo.release ? await api.catalog.gpuTypes() : [], { name });
 }
 
-/** At preview (reads only): the Hub listing exists and its release can be deployed. */
-async function hubFailures(inputs: ServerlessEndpointInputs): Promise<CheckFailure[]> {
+/** The create request from a Hub listing: its release's, with what the program set on top. */
+async function fromHub(api: ComputeClient, hubRepo: string, request: Props): Promise<Props> {
+  const ownCompute = request.gpu !== undefined || request.cpu !== undefined;
+  const plan = await hubPlan(api, hubRepo, String(request.name), ownCompute);
+  if (!plan.ok) throw new Error(`hubRepo: ${plan.problem}; no endpoint was created`);
+  return { ...plan.request, ...request, env: { ...plan.request.env, ...(request.env as Record<string, string> | undefined) } };
+}
+
+const changedFrom = (previous: Props, inputs: Props, keys: string[]) => keys.some((key) => JSON.stringify(previous[key] ?? null) !== JSON.stringify(inputs[key] ?? null));
+
+/**
+ * At preview (reads only), for a new endpoint or one whose listing or compute changes: the Hub
+ * listing exists and its release can be deployed; the GPU pools and excluded types, or the CPU
+ * flavors, are the catalog's. An endpoint that exists is not judged again by what the Hub or
+ * the catalog say today (a listing removed since must not block its every `up`). A service
+ * that cannot be read now leaves the rules to the create.
+ */
+async function previewFailures(inputs: ServerlessEndpointInputs, previous: Props): Promise<CheckFailure[]> {
+  const values = inputs as unknown as Props;
+  const isNew = Object.keys(previous).length === 0;
+  const out: CheckFailure[] = [];
   const { hubRepo } = inputs;
-  if (typeof hubRepo !== "string" || isUnknown(hubRepo)) return [];
   const api = client();
-  try {
-    const repo = await api.hub.get(hubRepo);
-    if (inputs.gpu !== undefined || inputs.cpu !== undefined) {
-      return repo.release ? [] : [{ property: "hubRepo", reason: `Hub listing ${hubRepo} has no release yet, so there is nothing to deploy` }];
-    }
-    const plan = hubEndpointRequest(repo, repo.release ? await api.catalog.gpuTypes() : [], { name: inputs.name });
-    return plan.ok ? [] : [{ property: "hubRepo", reason: plan.problem }];
-  } catch (error) {
-    if ((error as { status?: number }).status === 404) return [{ property: "hubRepo", reason: `no Hub listing "${hubRepo}" (an id hub_… or owner/name; see \`compute hub list\`)` }];
-    return []; // unreadable now: the create checks again
+  if (typeof hubRepo === "string" && !isUnknown(hubRepo) && (isNew || changedFrom(previous, values, ["hubRepo", "gpu", "cpu"]))) {
+    const plan = await hubPlan(api, hubRepo, inputs.name, inputs.gpu !== undefined || inputs.cpu !== undefined).catch((error: unknown) =>
+      (error as { status?: number }).status === 404 ? { ok: false as const, problem: `no Hub listing "${hubRepo}" (an id hub_… or owner/name; see \`compute hub list\`)` } : undefined,
+    );
+    if (plan && !plan.ok) out.push({ property: "hubRepo", reason: plan.problem });
   }
+  if ((isNew || changedFrom(previous, values, ["gpu", "cpu"])) && !containsUnknown(inputs.gpu) && !containsUnknown(inputs.cpu)) out.push(...(await computeFailures(api, inputs)));
+  return out;
+}
+
+/** The GPU pools and excluded types, or the CPU flavors and their vCPU counts, against the catalog. */
+async function computeFailures(api: ComputeClient, inputs: ServerlessEndpointInputs): Promise<CheckFailure[]> {
+  const out: CheckFailure[] = [];
+  if (inputs.gpu?.pools) {
+    const gpus = await forSeconds(api, "catalog:gpus", 300, () => api.catalog.gpuTypes()).catch(() => undefined);
+    if (!gpus) return out;
+    const pools = new Set(gpus.map((g) => g.pool).filter((pool): pool is string => typeof pool === "string"));
+    inputs.gpu.pools.forEach((pool, i) => {
+      if (!pools.has(pool)) out.push({ property: `gpu.pools[${i}]`, reason: `"${pool}" is not a serverless GPU pool of the catalog (${[...pools].sort().join(", ")})` });
+    });
+    const inPools = new Set(gpus.filter((g) => g.pool != null && inputs.gpu!.pools.includes(g.pool)).map((g) => g.id));
+    (inputs.gpu.excludedTypes ?? []).forEach((type, i) => {
+      if (!inPools.has(type)) out.push({ property: `gpu.excludedTypes[${i}]`, reason: `"${type}" is not a GPU type of the selected pools` });
+    });
+  }
+  if (inputs.cpu) {
+    const flavors = await forSeconds(api, "catalog:cpus", 300, () => api.catalog.cpuFlavors()).catch(() => undefined);
+    if (!flavors) return out;
+    inputs.cpu.forEach((choice, i) => {
+      const flavor = flavors.find((f) => f.id === choice.id);
+      if (!flavor) out.push({ property: `cpu[${i}].id`, reason: `"${choice.id}" is not a CPU flavor of the catalog` });
+      else if (choice.vcpuCount < flavor.vcpu.min || choice.vcpuCount > flavor.vcpu.max) {
+        out.push({ property: `cpu[${i}].vcpuCount`, reason: `${flavor.id} takes ${flavor.vcpu.min} to ${flavor.vcpu.max} vCPUs` });
+      }
+    });
+  }
+  return out;
 }
 
 const familyOf = (values: Props): "GPU" | "CPU" | undefined =>
@@ -115,29 +156,63 @@ function diff(olds: Props, news: ServerlessEndpointInputs): DiffResult {
   return result;
 }
 
-/** What PATCH needs for the inputs that changed; a removed CUDA constraint is cleared explicitly. */
+/**
+ * What the service holds of a setting no one gives (reference OpenAPI defaults): sent when the
+ * program stops setting it, so the endpoint is what the program says (a worker left at its old
+ * minimum would bill on; a volume left attached could not be deleted).
+ */
+const UNSET: Props = { args: "", ports: [], registryId: null, flashboot: DEFAULTS.flashboot, networkVolumeIds: [], dataCenterIds: [], executionTimeoutMs: DEFAULTS.timeout };
+
+/** The workers as the program says, the service's defaults for what it leaves out. */
+function workersOf(news: ServerlessEndpointInputs): Props {
+  const scaling = news.scaling ?? (news.hubRepo !== undefined ? HUB_SCALING : undefined);
+  const workers: Props = { ...DEFAULTS.workers, ...news.workers };
+  // A queue endpoint scaled on request count takes no idle timeout.
+  if ((news.type ?? "QUEUE") === "QUEUE" && scaling?.type === "REQUEST_COUNT") delete workers.idleTimeout;
+  return workers;
+}
+
+/** The endpoint's env after the update: the program's keys, and what it never set (a template's, a release's, the owner mark) carried over, as for a pod. */
+function keptEnv(olds: Props, news: ServerlessEndpointInputs, live: Endpoint): Record<string, string> {
+  const managed = new Set(Object.keys((olds.env as Props | undefined) ?? {}));
+  const unmanaged = Object.fromEntries(Object.entries(live.env ?? {}).filter(([name]) => !managed.has(name)));
+  return { ...unmanaged, ...(news.env ?? {}) };
+}
+
+/** What PATCH needs for the inputs that changed: a removed setting goes back to the service's default, a removed CUDA constraint is cleared. */
 function patchOf(olds: Props, news: ServerlessEndpointInputs, live: Endpoint, changed: string[]): UpdateEndpointRequest {
   const values = news as unknown as Props;
   const patch: Props = {};
+  const send = (key: string, value: unknown) => (patch[RENAMES[key as keyof typeof RENAMES] ?? key] = value);
   for (const key of changed) {
-    const value = values[key];
-    if (key === "env") {
-      // PATCH replaces the env whole: what the program never set (the template's, the Hub
-      // release's, the owner mark) is carried over, as for a pod.
-      const managed = new Set(Object.keys((olds.env as Props | undefined) ?? {}));
-      const unmanaged = Object.fromEntries(Object.entries(live.env ?? {}).filter(([name]) => !managed.has(name)));
-      patch.env = { ...unmanaged, ...(news.env ?? {}) };
-    }
+    if (key === "hubRepo" || !(key in SERVERLESS_ENDPOINT_INPUTS)) continue;
+    if (key === "env") patch.env = keptEnv(olds, news, live);
+    else if (key === "workers") patch.workers = workersOf(news);
     else if (key === "gpu" && news.gpu) {
       const old = (olds.gpu ?? {}) as Props;
       patch.gpu = {
         ...news.gpu,
+        ...(old.count !== undefined && news.gpu.count === undefined ? { count: 1 } : {}),
         ...(old.allowedCudaVersions !== undefined && news.gpu.allowedCudaVersions === undefined ? { allowedCudaVersions: [] } : {}),
         ...(old.minCudaVersion !== undefined && news.gpu.minCudaVersion === undefined ? { minCudaVersion: "" } : {}),
       };
-    } else if (value !== undefined && key in SERVERLESS_ENDPOINT_INPUTS && key !== "hubRepo") patch[RENAMES[key as keyof typeof RENAMES] ?? key] = value;
+    } else if (values[key] !== undefined) send(key, values[key]);
+    else if (key === "scaling" && news.hubRepo !== undefined) send(key, HUB_SCALING);
+    else if (key in UNSET) send(key, UNSET[key]);
+  }
+  // A template is applied as if its settings were in the body, its env replacing the endpoint's
+  // (reference OpenAPI): the program's own container settings and env go with it, and the mark.
+  if (changed.includes("templateId") && news.templateId !== undefined) {
+    for (const key of ["image", "args", "disk", "ports", "registryId"]) if (values[key] !== undefined) send(key, values[key]);
+    patch.env = { ...(news.env ?? {}), ...(live.env?.[POD_OWNER_ENV] ? { [POD_OWNER_ENV]: live.env[POD_OWNER_ENV] } : {}) };
   }
   return patch as UpdateEndpointRequest;
+}
+
+/** Scaling as the program writes it: its type and that type's one value (an answer may carry more). */
+function scalingOf(scaling: Props): Props {
+  const value = scaling.type === "REQUEST_COUNT" ? { requestCount: scaling.requestCount } : { queueDelay: scaling.queueDelay };
+  return { type: scaling.type, ...value };
 }
 
 function facts(endpoint: Endpoint): EndpointFacts {
@@ -180,7 +255,7 @@ function imported(endpoint: Endpoint): Props {
       ...(minCudaVersion ? { minCudaVersion } : {}),
     };
   }
-  if (endpoint.scaling) inputs.scaling = { ...endpoint.scaling };
+  if (endpoint.scaling) inputs.scaling = scalingOf(endpoint.scaling as Props);
   const workers = Object.fromEntries(Object.entries(endpoint.workers ?? {}).filter(([key, value]) => DEFAULTS.workers[key as keyof typeof DEFAULTS.workers] !== value));
   if (Object.keys(workers).length > 0) inputs.workers = workers;
   if (endpoint.flashboot && endpoint.flashboot !== DEFAULTS.flashboot) inputs.flashboot = endpoint.flashboot;
@@ -239,7 +314,7 @@ export const serverlessEndpointResource = {
   },
 
   violations,
-  checkHook: hubFailures,
+  checkHook: previewFailures,
   // Env values may be secrets: only their names count toward the mark's spec.
   markSpec: (request, inputs) => ({ ...request, env: Object.keys((request.env as Props | undefined) ?? {}).sort(), hubRepo: inputs.hubRepo }),
   async create(api, request, inputs) {

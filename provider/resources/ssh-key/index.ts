@@ -62,8 +62,9 @@ async function notRegisteredElsewhere(inputs: SshKeyInputs, previous: Props): Pr
 /** The key's identity decides: another key is a new resource; the same key with another comment is the same one. */
 function diff(olds: Props, news: SshKeyInputs): DiffResult {
   const result = defaultDiff(SSH_KEY_INPUTS, olds, news as unknown as Props);
+  // A line read from a file ends with a newline: blanks around it are not a change.
   const before = typeof olds.publicKey === "string" ? olds.publicKey.trim() : undefined;
-  const after = news.publicKey;
+  const after = typeof news.publicKey === "string" && !isUnknown(news.publicKey) ? news.publicKey.trim() : news.publicKey;
   if (before === after) return result;
   if (typeof after === "string" && !isUnknown(after) && before !== undefined && fingerprintOf(after) === fingerprintOf(before)) result.updates.push("publicKey");
   else result.replaces.push("publicKey");
@@ -103,8 +104,14 @@ export const sshKeyResource = {
     const line = String(request.publicKey);
     const before = await api.sshKeys.list();
     const taken = before.find((key) => key.id === fingerprintOf(line));
-    // Checked at preview; re-checked here for a key registered since.
-    if (taken) throw new Error(`publicKey: the key ${taken.id} was registered on the account by someone else since the preview; import it to manage it here`);
+    if (taken) {
+      // The same key under another generation of this stack resource (a replacement whose
+      // state entry was lost, a targeted --replace): a key is one line per account, so it is
+      // this resource's, and takes this generation's mark.
+      if (parseOwnerMark(markOfKey(taken.line))?.base === parseOwnerMark(markOfKey(line))?.base) return { live: await api.sshKeys.rewrite(taken.id, line) };
+      // Checked at preview; re-checked here for a key registered since.
+      throw new Error(`publicKey: the key ${taken.id} was registered on the account by someone else since the preview; import it to manage it here`);
+    }
     return { live: await api.sshKeys.add(line) };
   },
 

@@ -28,15 +28,27 @@ type TemplateFacts = OutputValues<typeof TEMPLATE_OUTPUTS>;
 
 const RENAMES = { registryId: "registry", isPublic: "public" } as const;
 const FIELDS = createFields(TEMPLATE_INPUTS);
+const COMMAND = ["args", "cmd", "entrypoint"] as const;
 
+/**
+ * The wire body: the public API's template requests take the command as `args` only (no
+ * `cmd`/`entrypoint` members), so exec-form arrays are folded into it, as for a pod.
+ */
 function wireRequest(inputs: Props): Props {
-  return toWire(inputs, FIELDS, RENAMES);
+  const body = toWire(inputs, FIELDS, RENAMES);
+  if (body.cmd !== undefined || body.entrypoint !== undefined) {
+    const { args } = storedArgs(body);
+    delete body.cmd;
+    delete body.entrypoint;
+    if (args !== undefined) body.args = args;
+  }
+  return body;
 }
 
 function violations(inputs: TemplateInputs): string[] {
-  const body = wireRequest(inputs as unknown as Props);
-  const conflict = storedArgs(body).conflict;
-  return [...schemaViolations(CreateTemplateRequest, body, RENAMES), ...(conflict ? [conflict] : [])];
+  const given = toWire(inputs as unknown as Props, FIELDS, RENAMES);
+  const conflict = storedArgs(given).conflict;
+  return [...schemaViolations(CreateTemplateRequest, given, RENAMES), ...(conflict ? [conflict] : [])];
 }
 
 /** The PATCH for the inputs that changed (the name keeps the mark the service name carries). */
@@ -45,11 +57,13 @@ function patchOf(changed: string[], news: TemplateInputs, live: Template): Updat
   const patch: Props = {};
   for (const key of changed) {
     if (key === "name") patch.name = renamedKeepingMark(live.name, news.name);
+    else if ((COMMAND as readonly string[]).includes(key)) continue;
     else if (values[key] !== undefined) patch[RENAMES[key as keyof typeof RENAMES] ?? key] = values[key];
   }
-  // A command is sent whole: the arrays and `args` describe one command.
-  if (changed.some((key) => key === "args" || key === "cmd" || key === "entrypoint")) {
-    for (const key of ["args", "cmd", "entrypoint"]) if (values[key] !== undefined) patch[key] = values[key];
+  // A command is sent whole, as one `args` string: the arrays and `args` describe one command.
+  if (changed.some((key) => (COMMAND as readonly string[]).includes(key))) {
+    const args = wireRequest(Object.fromEntries(COMMAND.map((key) => [key, values[key]]))).args;
+    if (args !== undefined) patch.args = args;
   }
   return patch as UpdateTemplateRequest;
 }
@@ -78,8 +92,11 @@ function refreshed(olds: Props, template: Template): Props {
   const live = imported(template);
   const defaults: Props = { disk: DEFAULT_CONTAINER_DISK_GB, category: "NVIDIA", isPublic: false, serverless: false, startSsh: true, startJupyter: true, allowedCudaVersions: [], env: {}, ports: [] };
   for (const key of Object.keys(inputs)) {
-    if (!(key in TEMPLATE_INPUTS) || ["args", "cmd", "entrypoint"].includes(key)) continue;
-    inputs[key] = live[key] ?? defaults[key] ?? inputs[key];
+    if (!(key in TEMPLATE_INPUTS) || (COMMAND as readonly string[]).includes(key)) continue;
+    // What the service no longer holds (a deleted credential's reference) shows as drift.
+    if (key in live) inputs[key] = live[key];
+    else if (key in defaults) inputs[key] = defaults[key];
+    else delete inputs[key];
   }
   inputs.name = live.name;
   return inputs;
