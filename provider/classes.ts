@@ -32,7 +32,7 @@ export interface ResourceClass<I extends InputList, O extends OutputList> {
  * `undefined` (Pulumi then gives the object an output property per name); the owner mark and
  * the names of the inputs given as secrets go to the provider with the args.
  */
-export function resourceClass<I extends InputList, O extends OutputList>(definition: { name: string; inputs: I; outputs: O }): ResourceClass<I, O> {
+export function resourceClass<I extends InputList, O extends OutputList>(definition: { name: string; inputs: I; outputs: O; idOutput: string }): ResourceClass<I, O> {
   const token = dynamicToken(definition);
   // One provider object per type: Pulumi caches its serialization per object.
   const provider = forwardingProvider(token);
@@ -53,6 +53,9 @@ export function resourceClass<I extends InputList, O extends OutputList>(definit
         DYNAMIC_MODULE,
         definition.name,
       );
+      // The id output is the resource's id: known in the preview of an update too, where the
+      // dynamic-provider host leaves every other output unknown (it has no preview of updates).
+      Object.defineProperty(this, definition.idOutput, { value: this.id, enumerable: true });
     }
   };
   Object.defineProperty(made, "name", { value: definition.name });

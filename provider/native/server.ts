@@ -19,7 +19,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as prov from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { RESOURCES, resourceByToken } from "../resources";
-import { BOOKKEEPING_INPUTS, nativeToken, secretInputs, secretOutputs, type OutputList } from "../resources/definition";
+import { BOOKKEEPING_INPUTS, fixedOutputs, nativeToken, secretInputs, secretOutputs, type OutputList } from "../resources/definition";
 import * as runtime from "../runtime";
 import { setProgressSink } from "../runtime/progress";
 import type { Props } from "../runtime/props";
@@ -174,7 +174,7 @@ function service(options: ServeOptions, engine: { address?: string }): Partial<p
       if (secret.length > 0) inputs.secretInputs = secret;
       else delete inputs.secretInputs;
       if (inputs.ownerMark === undefined) inputs.ownerMark = ownerMarkForUrn(req.getUrn(), projectDir);
-      if (inputs.name === undefined && inputs.namePrefix === undefined) inputs.namePrefix = parseUrn(req.getUrn())?.name;
+      if (inputs.name === undefined && inputs.namePrefix === undefined && "name" in resourceByToken(req.getType())!.inputs) inputs.namePrefix = parseUrn(req.getUrn())?.name;
       const result = await kind.handlers.check(olds.props, inputs);
       const response = new prov.CheckResponse().setInputs(encode(result.inputs, marks));
       for (const failure of result.failures) response.addFailures(new prov.CheckFailure().setProperty(failure.property).setReason(failure.reason));
@@ -243,7 +243,8 @@ function service(options: ServeOptions, engine: { address?: string }): Partial<p
       const news = decode(req.getNews());
       const marks = outputMarks(kind, news.marks);
       if (req.getPreview()) {
-        const kept = { [kind.idOutput]: olds.props[kind.idOutput], createdAt: olds.props.createdAt };
+        // What no update changes stays known, so what depends on it does not look replaced.
+        const kept = Object.fromEntries([kind.idOutput, "createdAt", ...fixedOutputs(kind.outputs)].filter((key) => olds.props[key] !== undefined).map((key) => [key, olds.props[key]]));
         return new prov.UpdateResponse().setProperties(encode({ ...news.props, ...unknownOutputs(kind, kept) }, marks));
       }
       try {

@@ -41,8 +41,12 @@ export type InputSpec = FieldSpec & {
 
 export type InputList = Readonly<Record<string, InputSpec>>;
 
-/** One output: its type, what it means, and whether Pulumi keeps it secret. */
-export type OutputSpec = FieldSpec & { readonly doc: string; readonly secret?: boolean };
+/**
+ * One output: its type, what it means, whether Pulumi keeps it secret, and whether an update in
+ * place can change it (`fixed`: never; a preview of an update then shows it known, so what
+ * depends on it does not look replaced).
+ */
+export type OutputSpec = FieldSpec & { readonly doc: string; readonly secret?: boolean; readonly fixed?: true };
 
 export type OutputList = Readonly<Record<string, OutputSpec>>;
 
@@ -239,6 +243,11 @@ export function nativeToken(definition: { name: string }): string {
 /** The type token of the resource's TypeScript dynamic class. */
 export function dynamicToken(definition: { name: string }): string {
   return dynamicTokenOf(definition.name);
+}
+
+/** The outputs no update in place changes. */
+export function fixedOutputs(list: OutputList): string[] {
+  return Object.keys(list).filter((key) => list[key]!.fixed === true);
 }
 
 /** The names of the outputs marked secret (for `additionalSecretOutputs`). */

@@ -101,7 +101,8 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     const inputs = withoutProvider(news) as Inputs;
     const previous = withoutProvider(olds);
     resolveOwnerMark(inputs, previous);
-    resolveName(inputs, previous, kind);
+    // A resource without a `name` input (an SSH key) gets none: it would be a change of its own.
+    if ("name" in definition.inputs) resolveName(inputs, previous, kind);
     const failures = [
       ...toCheckFailures(definition.violations(inputs), inputs),
       ...providerSettingFailures(definition.inputs, inputs),
@@ -128,7 +129,7 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
 
   async function create(props: Props) {
     const inputs = withoutProvider(props) as Inputs;
-    const name = inputs.name as string;
+    const name = String(inputs.name ?? inputs.namePrefix ?? kind);
     const api = client();
     let live: Live;
     let facts: Partial<Facts> | undefined;

@@ -2,11 +2,53 @@ import { execFileSync, type ChildProcess } from "node:child_process";
 import { createE2EStack, type E2EStack } from "./harness";
 import { GPU, sleep } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
+import { resourceByToken } from "../../provider/resources";
+import { fingerprintOf } from "../../sdk";
+import { emulatorState, holdingsOf, newPublicKey, REGISTRY_PASSWORD } from "./environment-stack";
 
 jest.setTimeout(15 * 60_000);
 
 const A5000 = GPU.a5000;
 const sandbox = { image: "python:3.12", compute: { vcpuCount: 1, memoryInGb: 1, containerDiskInGb: 1 } };
+
+/** Every process of the runs a test started, taken while they were still a tree. */
+const started = new Set<number>();
+
+function killProcess(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+/** Kills what a kill of the CLI alone orphaned, once the test is over. */
+function killStarted(): void {
+  for (const pid of started) killProcess(pid);
+  started.clear();
+}
+
+/**
+ * The CLI and every process below it. The engine starts its language host and plugins in
+ * process groups of their own, so a group kill would miss them: walk the parent links.
+ */
+function treeOf(root: number): number[] {
+  const parents = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) for (const [pid, ppid] of parents) if (ppid === tree[i]) tree.push(pid);
+  return tree;
+}
+
+/** Kills the CLI alone, or the whole tree it started; remembers the tree for clean-up. */
+function kill(child: ChildProcess, what: "cli" | "tree"): void {
+  const tree = treeOf(child.pid!);
+  tree.forEach((pid) => started.add(pid));
+  if (what === "cli") killProcess(child.pid!);
+  else tree.forEach(killProcess);
+}
 
 /**
  * An `up` that dies or loses the service in the middle of its creates must leave nothing
@@ -16,48 +58,15 @@ const sandbox = { image: "python:3.12", compute: { vcpuCount: 1, memoryInGb: 1, 
  */
 describe("interrupted up", () => {
   let e2e: E2EStack;
-  /** Every process of the runs a test started, taken while they were still a tree. */
-  const started = new Set<number>();
 
   beforeAll(async () => {
     e2e = await createE2EStack("interrupted");
   });
   afterEach(async () => {
-    for (const pid of started) killProcess(pid); // what a kill of the CLI alone orphaned
-    started.clear();
+    killStarted();
     await e2e.cleanSlate();
   });
   afterAll(() => e2e?.dispose());
-
-  function killProcess(pid: number): void {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-
-  /**
-   * The CLI and every process below it. The engine starts its language host and plugins in
-   * process groups of their own, so a group kill would miss them: walk the parent links.
-   */
-  function treeOf(root: number): number[] {
-    const parents = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
-      .trim()
-      .split("\n")
-      .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
-    const tree = [root];
-    for (let i = 0; i < tree.length; i++) for (const [pid, ppid] of parents) if (ppid === tree[i]) tree.push(pid);
-    return tree;
-  }
-
-  /** Kills the CLI alone, or the whole tree it started; remembers the tree for clean-up. */
-  function kill(child: ChildProcess, what: "cli" | "tree"): void {
-    const tree = treeOf(child.pid!);
-    tree.forEach((pid) => started.add(pid));
-    if (what === "cli") killProcess(child.pid!);
-    else tree.forEach(killProcess);
-  }
 
   async function createdCount(path: "/v2/pods" | "/v2/sandboxes"): Promise<number> {
     return (await e2e.control.requests()).filter((r) => r.method === "POST" && r.path === path && r.status === 201).length;
@@ -202,5 +211,172 @@ describe("interrupted up", () => {
     const states = again.outputs.sandboxOutputs.value as Record<string, { state: string }>;
     expect(states.s.state).toBe("RUNNING");
     expect(await leaks()).toEqual({ leaked: [], lost: [] });
+  });
+});
+
+/**
+ * The same for the environment resources (the TypeScript program of environment-ts.test.ts: a
+ * network volume, a registry credential, an SSH key, a template naming the credential, an
+ * endpoint naming the volume and the credential, and a pod using them all). None of them waits
+ * for anything once the service has answered its create, so the window a kill can hit is the
+ * create itself: the emulator executes and saves each create, then holds its answer (a fault
+ * with `after` and `latencyMs`), and the run is killed once the service has them all. The next
+ * `up` must adopt each one: exactly one of each kind exists, the state holds it, and nothing of
+ * the stack is left outside it. The template and the endpoint are created only once the
+ * credential and the volume they name exist, so they are interrupted in a run of their own.
+ */
+describe("interrupted up of the environment resources", () => {
+  let e2e: E2EStack;
+  let before: ReturnType<typeof holdingsOf>;
+
+  type Kind = "volume" | "registry credential" | "ssh key" | "template" | "endpoint";
+  type Holding = "volumes" | "registries" | "sshKeys" | "templates" | "endpoints";
+  /** Each kind's create request, and where the emulator's state lists what it holds. */
+  const CREATE: Record<Kind, { method: string; path: string; holding: Holding }> = {
+    volume: { method: "POST", path: "/v2/network-volumes", holding: "volumes" },
+    "registry credential": { method: "POST", path: "/v2/registries", holding: "registries" },
+    // The account's key set is written whole: adding the key is this PUT.
+    "ssh key": { method: "PUT", path: "/v2/account/ssh-keys", holding: "sshKeys" },
+    template: { method: "POST", path: "/v2/templates", holding: "templates" },
+    endpoint: { method: "POST", path: "/v2/serverless", holding: "endpoints" },
+  };
+  const KINDS = Object.keys(CREATE) as Kind[];
+  /** Created side by side first; the template and the endpoint wait for them. */
+  const FIRST: Kind[] = ["volume", "registry credential", "ssh key"];
+  const SECOND: Kind[] = ["template", "endpoint"];
+
+  beforeAll(async () => {
+    e2e = await createE2EStack("interrupted-environment", { program: "environment-ts" });
+    await e2e.stack.setAllConfig({ registryPassword: { value: REGISTRY_PASSWORD, secret: true }, sshPublicKey: { value: newPublicKey("dev@interrupted") } });
+    before = holdingsOf(await emulatorState(e2e));
+  });
+  afterEach(async () => {
+    killStarted();
+    await e2e.control.clearFaults();
+    await e2e.cancel().catch(() => undefined);
+    await e2e.stack.destroy();
+    expect(holdingsOf(await emulatorState(e2e))).toEqual(before); // destroy left nothing behind
+    await e2e.control.reset();
+    await e2e.control.clearRequests();
+  });
+  afterAll(() => e2e?.dispose());
+
+  /** What the account holds now that it did not hold before the stack (ids; SSH key lines). */
+  async function added(): Promise<Record<Holding | "pods", string[]>> {
+    const now = holdingsOf(await emulatorState(e2e));
+    const out = {} as Record<Holding | "pods", string[]>;
+    for (const key of ["volumes", "registries", "sshKeys", "templates", "endpoints", "pods"] as const) out[key] = now[key].filter((item) => !before[key].includes(item));
+    return out;
+  }
+
+  /** The ids the stack's state holds, by kind (an SSH key's id is its fingerprint). */
+  async function stateIdsByKind(): Promise<Record<string, string[]>> {
+    const resources = ((await e2e.stack.exportStack()).deployment.resources ?? []) as Array<{ type: string; id?: string }>;
+    const out: Record<string, string[]> = {};
+    for (const r of resources) {
+      const kind = resourceByToken(r.type)?.kind;
+      if (kind && r.id) (out[kind] ??= []).push(r.id);
+    }
+    return out;
+  }
+
+  /**
+   * The service executes and saves each create of `kinds`, and holds its answer for `HOLD_MS`:
+   * ample time to kill the run (which the test checks), and short enough that no held answer
+   * outlives the suite.
+   */
+  const HOLD_MS = 15_000;
+  async function holdCreates(kinds: Kind[]): Promise<void> {
+    for (const kind of kinds) await e2e.control.addFault({ method: CREATE[kind].method, path: CREATE[kind].path, after: true, latencyMs: HOLD_MS, times: 1 });
+  }
+
+  async function untilLanded(kinds: Kind[]): Promise<void> {
+    await eventually(
+      `the service holding the creates of ${kinds.join(", ")}`,
+      async () => {
+        const now = await added();
+        return kinds.every((kind) => now[CREATE[kind].holding].length > 0);
+      },
+      { timeoutMs: 60_000 },
+    );
+  }
+
+  /**
+   * How many create requests of `kind` arrived since `since` (the emulator's clock; a held
+   * request is logged once its answer goes, with the time it arrived), or since the log was cleared.
+   */
+  async function createsSent(kind: Kind, since = 0): Promise<number> {
+    return (await e2e.control.requests()).filter((r) => r.method === CREATE[kind].method && r.path === CREATE[kind].path && Date.parse(r.time) >= since).length;
+  }
+
+  /**
+   * Exactly one resource of each kind (and one pod) exists beside what the account held before
+   * the stack, the state holds each of them, and nothing of the stack is outside it.
+   */
+  async function expectOneOfEachInState(): Promise<void> {
+    const now = await added();
+    const state = await stateIdsByKind();
+    for (const kind of KINDS) {
+      const live = now[CREATE[kind].holding];
+      expect({ kind, live: live.length }).toEqual({ kind, live: 1 });
+      const id = kind === "ssh key" ? fingerprintOf(live[0]!) : live[0]!;
+      expect({ kind, state: state[kind] }).toEqual({ kind, state: [id] });
+    }
+    expect(now.pods).toHaveLength(1);
+    expect(state.pod).toEqual(now.pods);
+  }
+
+  /** The next `up` after a kill; resolves with the emulator's time it started at. */
+  async function upAgainAfterKill(): Promise<number> {
+    await e2e.cancel().catch(() => undefined); // the killed run's lock on the file backend
+    await e2e.control.clearFaults();
+    const since = Date.parse((await e2e.control.clock()).now);
+    const up = await e2e.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    return since;
+  }
+
+  it.each([
+    ["the whole process tree", "the volume, the registry credential and the SSH key", FIRST, "tree" as const],
+    ["the CLI alone", "the volume, the registry credential and the SSH key", FIRST, "cli" as const],
+    ["the whole process tree", "the template and the endpoint", SECOND, "tree" as const],
+    ["the CLI alone", "the template and the endpoint", SECOND, "cli" as const],
+  ])("kill -9 of %s once the service created %s: the next up adopts each, no second one", async (_who, _what, kinds, what) => {
+    await holdCreates(kinds);
+    const child = e2e.spawnUp();
+    await untilLanded(kinds);
+    kill(child, what);
+    await sleep(500);
+    // The kill came between the service's create and the engine's record of it.
+    const recorded = await stateIdsByKind();
+    for (const kind of kinds) expect({ kind, recorded: recorded[kind] ?? [] }).toEqual({ kind, recorded: [] });
+
+    const since = await upAgainAfterKill();
+    for (const kind of kinds) expect({ kind, created: await createsSent(kind, since) }).toEqual({ kind, created: 0 }); // adopted, not created again
+    await expectOneOfEachInState();
+  });
+
+  it("the service down for a moment while it holds the creates of the volume, the credential and the key: one of each after the up", async () => {
+    await holdCreates(FIRST);
+    const up = e2e.stack.up();
+    await untilLanded(FIRST);
+    // The held answers are lost with the connections; the faults are not kept across a restart.
+    await e2e.restartEmulator(1000);
+    const result = await up;
+    expect(result.summary.result).toBe("succeeded");
+    await expectOneOfEachInState();
+  });
+
+  it("the service answering 5xx or dropping the connection after each create landed: one of each, all in the state, after one up", async () => {
+    await e2e.control.addFault({ method: "POST", path: "/v2/network-volumes", status: 502, after: true, times: 1 });
+    await e2e.control.addFault({ method: "POST", path: "/v2/registries", drop: true, after: true, times: 1 });
+    await e2e.control.addFault({ method: "PUT", path: "/v2/account/ssh-keys", status: 503, after: true, times: 1 });
+    await e2e.control.addFault({ method: "POST", path: "/v2/templates", drop: true, after: true, times: 1 });
+    await e2e.control.addFault({ method: "POST", path: "/v2/serverless", status: 502, after: true, times: 1 });
+    const up = await e2e.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    // Each lost answer was recovered, not the create sent again (the key set's PUT is idempotent).
+    for (const kind of KINDS.filter((k) => CREATE[k].method === "POST")) expect({ kind, created: await createsSent(kind) }).toEqual({ kind, created: 1 });
+    await expectOneOfEachInState();
   });
 });

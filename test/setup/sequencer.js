@@ -17,7 +17,10 @@ const ROOT = path.resolve(__dirname, "..", "..");
  * suite of both projects counts once per project). Only the order matters.
  */
 const ESTIMATE_SECONDS = {
-  "test/e2e/interrupted.test.ts": 215,
+  "test/e2e/interrupted.test.ts": 270,
+  "test/e2e/environment-ts.test.ts": 140,
+  "test/e2e/environment-python.test.ts": 120,
+  "test/e2e/environment-yaml.test.ts": 90,
   "test/e2e/changes.test.ts": 135,
   "test/e2e/examples.test.ts": 105,
   "test/e2e/faults.test.ts": 90,

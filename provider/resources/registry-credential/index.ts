@@ -32,8 +32,8 @@ export const REGISTRY_CREDENTIAL_INPUTS = {
 } as const satisfies InputList;
 
 export const REGISTRY_CREDENTIAL_OUTPUTS = {
-  registryId: { type: "string", doc: "The service's credential id (also the resource id): what `registryId` of a template, pod or endpoint takes." },
-  serviceName: { type: "string", doc: "The name the service holds: the program's name followed by the owner mark." },
+  registryId: { type: "string", fixed: true, doc: "The service's credential id (also the resource id): what `registryId` of a template, pod or endpoint takes." },
+  serviceName: { type: "string", fixed: true, doc: "The name the service holds: the program's name followed by the owner mark." },
 } as const satisfies OutputList;
 
 export type RegistryCredentialInputs = CheckedInputs<typeof REGISTRY_CREDENTIAL_INPUTS>;

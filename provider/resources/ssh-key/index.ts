@@ -31,8 +31,8 @@ export const SSH_KEY_INPUTS = {
 } as const satisfies InputList;
 
 export const SSH_KEY_OUTPUTS = {
-  fingerprint: { type: "string", doc: "The key's SHA-256 fingerprint, as `ssh-keygen -l` prints it (also the resource id)." },
-  keyType: { type: "string", doc: "The key's type (`ssh-ed25519`, …)." },
+  fingerprint: { type: "string", fixed: true, doc: "The key's SHA-256 fingerprint, as `ssh-keygen -l` prints it (also the resource id)." },
+  keyType: { type: "string", fixed: true, doc: "The key's type (`ssh-ed25519`, …)." },
   registeredLine: { type: "string", doc: "The line as the account holds it: the public key with the owner mark added to its comment." },
 } as const satisfies OutputList;
 
@@ -124,7 +124,7 @@ export const sshKeyResource = {
     // The mark stays what the registered line carries.
     const mark = markOfKey(now.line);
     const key = await keys.rewrite(id, mark ? keyWithMark(news.publicKey, mark) : news.publicKey.trim());
-    report("ssh key", news.name, "updated its comment");
+    report("ssh key", id, "updated its comment");
     return { live: key };
   },
 } satisfies ResourceDefinition<SshKeyInputs, RegisteredKey, SshKeyFacts>;

@@ -18,7 +18,7 @@ import { markInName, presentOnly, programName, renamedKeepingMark, schemaViolati
 import { TEMPLATE_INPUTS } from "./inputs";
 
 export const TEMPLATE_OUTPUTS = {
-  templateId: { type: "string", doc: "The service's template id (also the resource id): what `templateId` of a pod, sandbox or endpoint takes." },
+  templateId: { type: "string", fixed: true, doc: "The service's template id (also the resource id): what `templateId` of a pod, sandbox or endpoint takes." },
   serviceName: { type: "string", doc: "The name the service holds: the program's name followed by the owner mark." },
   appliedArgs: { type: "string", doc: "The command as the service stores it." },
 } as const satisfies OutputList;

@@ -1,0 +1,13 @@
+import { describeEnvironmentStack } from "./environment-stack";
+
+jest.setTimeout(15 * 60_000);
+
+/**
+ * The environment resources from a Python program (test/e2e/programs/environment-python)
+ * through the real engine: the Python language host, the generated `pulumi_compute` SDK in the
+ * virtualenv scripts/setup-python.sh makes, and the native plugin. Every case of
+ * environment-stack.ts (`pulumi import` is the YAML suite's: the plugin's side is the same).
+ */
+describe("the environment resources from a Python stack", () => {
+  describeEnvironmentStack("environment-python", "environment-python");
+});

@@ -1,0 +1,13 @@
+import { describeEnvironmentStack } from "./environment-stack";
+
+jest.setTimeout(15 * 60_000);
+
+/**
+ * The environment resources from a Pulumi YAML program (test/e2e/programs/environment-yaml)
+ * through the real engine and the native plugin: every case of environment-stack.ts, and
+ * `pulumi import` of each kind made outside the stack, whose printed declarations, added to the
+ * program, preview with no change.
+ */
+describe("the environment resources from a Pulumi YAML stack", () => {
+  describeEnvironmentStack("environment-yaml", "environment-yaml", { importOutside: true });
+});
