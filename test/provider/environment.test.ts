@@ -173,7 +173,10 @@ describe("RegistryCredential", () => {
     const made = await printed(() => create("registry credential", "RegistryCredential", { name: "ghcr", username: "me", password, secretInputs: ["password", "username"] }));
     expect(made.lines.join("\n")).not.toContain(password);
     const olds = recorded(made.value.outs);
-    expect(await api.registries.get(made.value.id)).toEqual({ id: made.value.id, name: expect.stringMatching(/^ghcr~env\/dev~/) });
+    // Write-only: the answer names the credential and nothing of its secrets.
+    const answer = await api.registries.get(made.value.id);
+    expect(answer).toMatchObject({ id: made.value.id, name: expect.stringMatching(/^ghcr~env\/dev~/) });
+    expect(JSON.stringify(answer)).not.toMatch(/ghp_never_printed|"username"|"password"/);
     // A pod that still pulls with it: the delete is refused, says what to change, and deletes nothing.
     const pod = await api.pods.create({ name: "puller", image: "ghcr.io/me/private:1", cpu: { id: "cpu3c", vcpuCount: 2 }, registry: made.value.id });
     await expect(handlers("registry credential").remove(made.value.id, olds)).rejects.toThrow(/answered 400 .*in use by pod .*Nothing was deleted.*set its `registry` \(pod\)/);
