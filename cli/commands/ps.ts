@@ -15,7 +15,8 @@
  */
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { Context } from "../context";
-import { endpointRow, money, podRow, sandboxRow, selectRows, totalLine, totalOf, unreadableRow, volumeRow, type InventoryRow, type RowFilter } from "../inventory";
+import { PermissionDeniedError } from "../../sdk";
+import { endpointRow, money, podRow, sandboxRow, selectRows, totalLine, totalOf, unreadableRow, volumeRow, type InventoryRow, type RowFilter, type SetAsideLike } from "../inventory";
 import type { Column } from "../output";
 import { withSpinner } from "../spinner";
 import { action, examples } from "./shared";
@@ -50,14 +51,25 @@ export function psCommand(): Command {
 async function list(ctx: Context, filter: RowFilter): Promise<void> {
   const client = ctx.sdk();
   const none = { items: [], setAside: [] };
+  const notReadable: string[] = [];
+  /**
+   * Volumes and endpoints are listed where the key may read them: a key scoped to pods and
+   * sandboxes (what bills by the hour) still gets its listing, with a note of what is left out.
+   */
+  const ifReadable = <T>(what: string, list: Promise<{ items: T[]; setAside: SetAsideLike[] }>) =>
+    list.catch((error: unknown) => {
+      if (!(error instanceof PermissionDeniedError)) throw error;
+      notReadable.push(what);
+      return { items: [] as T[], setAside: [] as SetAsideLike[] };
+    });
   const [pods, sandboxes, ended, volumes, endpoints] = await withSpinner("Listing pods, sandboxes, volumes and endpoints", () =>
     Promise.all([
       client.pods.page({ includeClusterPods: true }),
       client.sandboxes.page(),
       // The sandbox list leaves terminated ones out unless asked for them alone.
       filter.all ? client.sandboxes.page({ state: "TERMINATED" }) : Promise.resolve(none),
-      client.networkVolumes.page(),
-      client.serverless.page(),
+      ifReadable("network volumes", client.networkVolumes.page()),
+      ifReadable("serverless endpoints", client.serverless.page()),
     ]),
   );
   const rows = selectRows(
@@ -75,6 +87,7 @@ async function list(ctx: Context, filter: RowFilter): Promise<void> {
     filter,
   );
   const total = totalOf(rows);
+  if (notReadable.length > 0) ctx.printer.note(`(${notReadable.join(" and ")} not listed: this API key may not read them)`);
   for (const row of rows.filter((r) => r.unreadable)) {
     const which = [row.id, row.name === null ? null : JSON.stringify(row.name)].filter((part) => part !== null).join(" ") || "without an id";
     ctx.printer.note(`(${row.kind} ${which} could not be read, so its status, cost and owner are unknown: ${row.unreadable!.join("; ")})`);

@@ -294,6 +294,16 @@ describe("compute ps", () => {
     });
   });
 
+  test.concurrent("a key that may not read endpoints still lists what bills by the hour, and says what it left out", async () => {
+    const key = "cs_ps_no_serverless_1";
+    await emu.control.issueApiKey(key, { userId: "user_dev", accountId: "acct_dev", scopes: ["pods", "sandboxes", "network-volumes"] });
+    const r = await emu.run(["ps"], { COMPUTE_API_KEY: key });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("(serverless endpoints not listed: this API key may not read them)\n");
+    expect(r.stdout).toContain(idOf("trainer"));
+    expect(r.stdout).not.toContain(idOf("inference"));
+  });
+
   test.concurrent("a refused list fails the command (exit 1, nothing on stdout)", async () => {
     // A key without the sandbox scope: the pod list succeeds, the sandbox list is refused.
     const r = await emu.run(["ps"], { COMPUTE_API_KEY: KEYS.devNoSandboxes });
