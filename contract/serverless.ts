@@ -13,6 +13,14 @@ const scaling = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("REQUEST_COUNT"), requestCount: z.int().min(1) }),
 ]);
 const flashboot = z.enum(["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"]);
+/** A GPU endpoint's workers: serverless pools, types excluded from them, GPUs per worker, CUDA constraints. */
+const endpointGpu = z.strictObject({
+  pools: z.array(z.string()).min(1),
+  excludedTypes: z.array(z.string()).optional(),
+  count: z.int().min(1).optional(),
+  allowedCudaVersions: z.array(majorMinor).optional(),
+  minCudaVersion: majorMinor.optional(),
+});
 /** A CPU endpoint's worker choices: each a flavor and a vCPU count (memory follows from the flavor). */
 const cpuChoices = z.array(CreateCpuConfig).min(1);
 
@@ -27,15 +35,7 @@ export const CreateEndpointRequest = z.strictObject({
   env,
   ports,
   registry,
-  gpu: z
-    .strictObject({
-      pools: z.array(z.string()).min(1),
-      excludedTypes: z.array(z.string()).optional(),
-      count: z.int().min(1).optional(),
-      allowedCudaVersions: z.array(majorMinor).optional(),
-      minCudaVersion: majorMinor.optional(),
-    })
-    .optional(),
+  gpu: endpointGpu.optional(),
   cpu: cpuChoices.optional(),
   dataCenterIds: z.array(z.string()).optional(),
   networkVolumes: z.array(z.string()).optional(),
@@ -51,32 +51,12 @@ export type CreateEndpointRequest = z.infer<typeof CreateEndpointRequest>;
  * a change of either needs a new endpoint. In `gpu`, `allowedCudaVersions: []` and
  * `minCudaVersion: ""` clear a constraint; `excludedTypes` needs `pools` beside it.
  */
-export const UpdateEndpointRequest = z.strictObject({
-  name: z.string().min(1).optional(),
-  image: z.string().min(1).optional(),
-  templateId: z.string().min(1).optional(),
-  args,
-  disk,
-  env,
-  ports,
-  registry,
-  gpu: z
-    .strictObject({
-      pools: z.array(z.string()).min(1).optional(),
-      excludedTypes: z.array(z.string()).optional(),
-      count: z.int().min(1).optional(),
-      allowedCudaVersions: z.array(majorMinor).optional(),
-      minCudaVersion: z.union([z.literal(""), majorMinor]).optional(),
-    })
-    .optional(),
-  cpu: cpuChoices.optional(),
-  dataCenterIds: z.array(z.string()).optional(),
-  networkVolumes: z.array(z.string()).optional(),
-  flashboot: flashboot.optional(),
-  timeout: z.int().optional(),
-  scaling: scaling.optional(),
-  workers: workers.optional(),
-});
+export const UpdateEndpointRequest = CreateEndpointRequest.omit({ type: true, gpu: true })
+  .partial()
+  .extend({
+    // Every member optional (`pools` too), and `""` clears the CUDA floor.
+    gpu: endpointGpu.partial().extend({ minCudaVersion: z.union([z.literal(""), majorMinor]).optional() }).optional(),
+  });
 export type UpdateEndpointRequest = z.infer<typeof UpdateEndpointRequest>;
 
 /**

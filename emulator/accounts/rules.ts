@@ -1,7 +1,5 @@
 /** Account rules beyond the wire schema: the SSH key line format (422, every bad line listed). */
-
-/** authorized_keys-style entry, as the reference OpenAPI states for PUT /v2/account/ssh-keys. */
-const SSH_KEY_LINE = /^(ssh|ecdsa|sk)-[^\s]+ [^\s]+([ \t][^\n\r]*)?$/;
+import { SSH_KEY_LINE } from "../../contract";
 
 /** Gets the raw body, so the lines are checked even when the schema fails elsewhere. */
 export function sshKeyViolations(raw: unknown): string[] {
