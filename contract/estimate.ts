@@ -249,6 +249,33 @@ export function estimateEndpointCost(request: EndpointCostRequest, prices: Price
   };
 }
 
+/** What a cluster's estimate reads of its inputs. */
+export interface ClusterCostRequest {
+  compute?: { gpuTypeId?: string; gpuCountPerPod?: number; podCount?: number };
+  /** Placement candidates in order; a candidate without `gpuTypeId` keeps `compute.gpuTypeId`. */
+  placement?: ReadonlyArray<{ gpuTypeId?: string; dataCenterId?: string }>;
+}
+
+/**
+ * A cluster's estimate: every node bills as a GPU pod on SECURE (decision 37), so it is
+ * `podCount × gpuCountPerPod ×` the GPU's list price, for the worst placement candidate.
+ */
+export function estimateClusterCost(request: ClusterCostRequest, prices: PriceList): EstimateOutcome {
+  const compute = request.compute ?? {};
+  if (typeof compute.gpuTypeId !== "string") return unavailable("compute.gpuTypeId: must be a string");
+  if (!isCount(compute.gpuCountPerPod, 1)) return unavailable("compute.gpuCountPerPod: must be an integer >= 1");
+  if (!isCount(compute.podCount, 1)) return unavailable("compute.podCount: must be an integer >= 1");
+  if (!prices.gpuTypes) return unavailable("the GPU catalog was not read");
+  const { gpuCountPerPod, podCount } = compute;
+  const placement = request.placement && request.placement.length > 0 ? request.placement : [{}];
+  const candidates = placement.map((c) => {
+    const node = gpuCandidate(prices.gpuTypes!, c.gpuTypeId ?? compute.gpuTypeId!, "SECURE", gpuCountPerPod, c.dataCenterId);
+    const label = `${podCount} nodes × ${node.label}`;
+    return node.dollarsPerHour === undefined ? { ...node, label } : { ...node, label, dollarsPerHour: roundPrice(node.dollarsPerHour * podCount) };
+  });
+  return worstOf(candidates, `${podCount} nodes × GPU list price on SECURE × ${gpuCountPerPod}`, false);
+}
+
 /** Dollars as the estimate lines print them: at least two decimals, at most the catalog's four. */
 export function formatDollars(dollars: number): string {
   return roundPrice(dollars).toFixed(4).replace(/(\.\d\d\d*?)0+$/, "$1");

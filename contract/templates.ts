@@ -29,8 +29,8 @@ export type CreateTemplateRequest = z.infer<typeof CreateTemplateRequest>;
 export const UpdateTemplateRequest = CreateTemplateRequest.partial();
 export type UpdateTemplateRequest = z.infer<typeof UpdateTemplateRequest>;
 
-/** What a template is used for: pod create and update, sandbox create, endpoint create. */
-export type TemplateUse = "pod" | "sandbox" | "endpoint";
+/** What a template is used for: pod create and update, sandbox create, endpoint create, cluster create. */
+export type TemplateUse = "pod" | "sandbox" | "endpoint" | "cluster";
 
 /**
  * v2 template rule 6 and the reference OpenAPI: endpoints take serverless templates only, pods
@@ -41,6 +41,6 @@ export function templateUseViolation(template: { id: string; serverless: boolean
   if (use === "endpoint") {
     return template.serverless ? undefined : `templateId: "${template.id}" is a pod template; endpoints need a serverless template`;
   }
-  const users = use === "pod" ? "pods" : "sandboxes";
+  const users = { pod: "pods", sandbox: "sandboxes", cluster: "clusters" }[use];
   return template.serverless ? `templateId: "${template.id}" is a serverless template; ${users} need a pod template` : undefined;
 }

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { resolveConfig, type ClientOptions } from "./config";
 import { HttpCore } from "./http";
 import { Catalog } from "./resources/catalog";
+import { Clusters, type ClusterWithMembers } from "./resources/clusters";
 import { Hub } from "./resources/hub";
 import { Pods } from "./resources/pods";
 import { Sandboxes } from "./resources/sandboxes";
@@ -28,12 +29,15 @@ export class ComputeClient {
   readonly account: Account;
   readonly templates: Templates;
   readonly registries: Registries;
+  readonly clusters: Clusters;
   /** The account's SSH keys, changed one key at a time (read–merge–write). */
   readonly sshKeys: SshKeySet;
   /** Shared status polling for pods (one list request answers every waiting pod). */
   readonly podWatcher: Watcher<Pod>;
   /** Shared status polling for sandboxes. */
   readonly sandboxWatcher: Watcher<Sandbox>;
+  /** Shared status polling for clusters, each with its members. */
+  readonly clusterWatcher: Watcher<ClusterWithMembers>;
 
   constructor(options: ClientOptions & { watch?: WatcherOptions } = {}) {
     this.http = new HttpCore(options);
@@ -46,10 +50,12 @@ export class ComputeClient {
     this.account = new Account(this.http);
     this.templates = new Templates(this.http);
     this.registries = new Registries(this.http);
+    this.clusters = new Clusters(this.http, this.pods);
     this.sshKeys = new SshKeySet(this.account);
     const watch: WatcherOptions = { quotaSpacingMs: () => this.http.pollSpacingMs(), ...options.watch };
     this.podWatcher = new Watcher<Pod>({ getOne: (id) => this.pods.get(id), listAll: () => this.pods.page({ includeClusterPods: false }) }, watch);
     this.sandboxWatcher = new Watcher<Sandbox>({ getOne: (id) => this.sandboxes.get(id), listAll: () => this.sandboxes.page() }, watch);
+    this.clusterWatcher = new Watcher<ClusterWithMembers>({ getOne: (id) => this.clusters.withMembers(id), listAll: () => this.clusters.pageWithMembers() }, watch);
   }
 
   /**

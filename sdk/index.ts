@@ -4,7 +4,9 @@ export { ENV, SETTING_NAMES, fromStackConfig, resolveSettings, type ClientOption
 export { checkKey, type KeyCheck } from "./credentials";
 export * from "./errors";
 export type { LogStreamOptions } from "./logs";
+export { byRank, type ClusterWithMembers } from "./resources/clusters";
 export {
+  createClusterWithPlacement,
   createPodWithPlacement,
   deriveCandidates,
   PlacementError,
@@ -13,7 +15,7 @@ export {
   type PlacementCandidate,
   type PlacementResult,
 } from "./placement";
-export { createPodViolations, createSandboxRequestViolations, reservedEnvViolations, reservedLabelViolations } from "./validate";
+export { createClusterRequestViolations, createPodViolations, createSandboxRequestViolations, reservedEnvViolations, reservedLabelViolations } from "./validate";
 export {
   POD_OWNER_ENV,
   SANDBOX_OWNER_LABEL,

@@ -18,6 +18,8 @@ import {
   cudaVersionSatisfies,
   globalNetworkingRefusal,
   type AvailabilityLevel,
+  type Cluster,
+  type CreateClusterRequest,
   type CreatePodRequest,
   type CudaConstraint,
   type DataCenter,
@@ -83,20 +85,22 @@ export function requestForCandidate(request: CreatePodRequest, candidate: Placem
   return out;
 }
 
-export async function createPodWithPlacement(
-  client: ComputeClient,
-  request: CreatePodRequest,
+/**
+ * The candidate loop of every placed create (pods, clusters): `attempt` sends one create for a
+ * candidate; the per-status table above decides whether the next candidate is tried.
+ */
+export async function placeOnCandidates<T>(
   candidates: PlacementCandidate[],
-  options: { signal?: AbortSignal } = {},
-): Promise<PlacementResult> {
+  attempt: (candidate: PlacementCandidate) => Promise<T>,
+): Promise<{ value: T; chosen: PlacementCandidate; attempts: PlacementAttempt[] }> {
   const list = candidates.length > 0 ? candidates : [{}];
   const attempts: PlacementAttempt[] = [];
   let lastError: ApiError | undefined;
   for (const candidate of list) {
     try {
-      const pod = await client.pods.create(requestForCandidate(request, candidate), options);
+      const value = await attempt(candidate);
       attempts.push({ candidate, outcome: "created", status: 201 });
-      return { pod, chosen: candidate, attempts };
+      return { value, chosen: candidate, attempts };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       lastError = error;
@@ -116,11 +120,39 @@ export async function createPodWithPlacement(
       throw new PlacementError(`${reason}: ${error.detail}${error.errors.length ? ` [${error.errors.join("; ")}]` : ""}`, attempts, error);
     }
   }
-  throw new PlacementError(
-    `no placement candidate could be created (${attempts.length} tried); last answer: ${lastError?.detail ?? "none"}`,
-    attempts,
-    lastError,
-  );
+  const last = lastError?.detail ?? "none";
+  // One candidate: the service's own reason is the message (a cluster that cannot be placed).
+  const message = attempts.length === 1 ? `the service refused the create (${attempts[0]!.status}): ${last}` : `no placement candidate could be created (${attempts.length} tried); last answer: ${last}`;
+  throw new PlacementError(message, attempts, lastError);
+}
+
+export async function createPodWithPlacement(
+  client: ComputeClient,
+  request: CreatePodRequest,
+  candidates: PlacementCandidate[],
+  options: { signal?: AbortSignal } = {},
+): Promise<PlacementResult> {
+  const placed = await placeOnCandidates(candidates, (candidate) => client.pods.create(requestForCandidate(request, candidate), options));
+  return { pod: placed.value, chosen: placed.chosen, attempts: placed.attempts };
+}
+
+/** A cluster request as sent for one candidate: its GPU type and its one data center. */
+export function clusterRequestForCandidate(request: CreateClusterRequest, candidate: PlacementCandidate): CreateClusterRequest {
+  const out: CreateClusterRequest = { ...request };
+  if (candidate.gpuTypeId !== undefined) out.compute = { ...request.compute, gpuTypeId: candidate.gpuTypeId };
+  if (candidate.dataCenterId !== undefined) out.dataCenterIds = [candidate.dataCenterId];
+  return out;
+}
+
+/** A cluster over ordered candidates: the service places all its nodes or none, so a refusal (400) moves on. */
+export async function createClusterWithPlacement(
+  client: ComputeClient,
+  request: CreateClusterRequest,
+  candidates: PlacementCandidate[],
+  options: { signal?: AbortSignal } = {},
+): Promise<{ cluster: Cluster; chosen: PlacementCandidate; attempts: PlacementAttempt[] }> {
+  const placed = await placeOnCandidates(candidates, (candidate) => client.clusters.create(clusterRequestForCandidate(request, candidate), options));
+  return { cluster: placed.value, chosen: placed.chosen, attempts: placed.attempts };
 }
 
 const RANK: Record<AvailabilityLevel, number> = { HIGH: 3, MEDIUM: 2, LOW: 1, NONE: 0 };

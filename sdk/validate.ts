@@ -9,11 +9,13 @@ import type { z } from "zod";
 import { ValidationError } from "./errors";
 import { POD_OWNER_ENV, SANDBOX_OWNER_LABEL } from "./ownership";
 import {
+  CreateClusterRequest,
   CreatePodRequest,
   CreateSandboxRequest,
   MAX_BODY_BYTES,
   MAX_LABELS,
   UpdatePodRequest,
+  clusterCreateViolations,
   createPodCrossFieldViolations,
   createSandboxViolations,
   parseWire,
@@ -58,6 +60,15 @@ export function createPodViolations(input: unknown): string[] {
 
 export function updatePodViolations(input: unknown): string[] {
   return withCrossField(UpdatePodRequest, input, updatePodCrossFieldViolations);
+}
+
+/**
+ * Cluster create: every 422 rule (shape) and the 400 rules that need no catalog. With
+ * `imageFromTemplate` the image is left to the template the caller spreads in (decision 37).
+ */
+export function createClusterRequestViolations(input: unknown, options: { imageFromTemplate?: boolean } = {}): string[] {
+  const skipped = options.imageFromTemplate ? ["image"] : [];
+  return withCrossField(CreateClusterRequest, input, (request, invalid) => clusterCreateViolations(request, new Set([...invalid, ...skipped])));
 }
 
 /** Sandbox create: its non-shape rules are 422 too and read the raw body, as the service does. */

@@ -1,5 +1,6 @@
 import {
   describeEstimate,
+  estimateClusterCost,
   estimatePodCost,
   estimateSandboxCost,
   formatDollars,
@@ -74,6 +75,23 @@ describe("a GPU pod's estimate", () => {
   it("needs the GPU list, and says so when it was not read", () => {
     expect(pricesNeeded({ gpu: { id: H100 } })).toEqual({ gpuTypes: true, cpuFlavors: false });
     expect(estimatePodCost({ gpu: { id: H100 } }, {})).toEqual({ ok: false, reason: "the GPU catalog was not read" });
+  });
+});
+
+describe("a cluster's estimate", () => {
+  it("is podCount × gpuCountPerPod × the SECURE list price, of the worst candidate that can be placed", () => {
+    expect(dollars(estimateClusterCost({ compute: { gpuTypeId: A100, gpuCountPerPod: 8, podCount: 4 } }, prices))).toBe(55.68);
+    const outcome = estimateClusterCost({ compute: { gpuTypeId: A100, gpuCountPerPod: 2, podCount: 3 }, placement: [{ gpuTypeId: L4 }, { gpuTypeId: H100 }, { dataCenterId: "US-TX-3" }] }, prices);
+    expect(dollars(outcome)).toBe(17.94);
+    expect(describeEstimate(outcome)).toMatch(/^estimated 17\.94 \$\/hr \(worst of 3 candidates: 3 nodes × 2 × NVIDIA H100 80GB HBM3 on SECURE 17\.94/);
+  });
+
+  it("leaves out a candidate whose nodes exceed the largest machine, and says why when none can be placed", () => {
+    const one = estimateClusterCost({ compute: { gpuTypeId: H100, gpuCountPerPod: 8, podCount: 2 }, placement: [{ gpuTypeId: "NVIDIA Quantum 1" }, { gpuTypeId: L4, dataCenterId: "EU-NL-1" }] }, prices);
+    expect(dollars(one)).toBe(6.88);
+    expect(describeEstimate(one)).toContain("never billed: 2 nodes × 8 × NVIDIA Quantum 1 on SECURE (not in the GPU catalog)");
+    const none = estimateClusterCost({ compute: { gpuTypeId: H100, gpuCountPerPod: 9, podCount: 2 } }, prices);
+    expect(none).toEqual({ ok: false, reason: expect.stringContaining("the largest SECURE machine has 8 GPUs") });
   });
 });
 

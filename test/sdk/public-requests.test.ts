@@ -5,6 +5,8 @@
  */
 import type { z } from "zod";
 import {
+  ClusterMounts,
+  CreateClusterRequest,
   CreateEndpointRequest,
   CreateGpuConfig,
   CreateNetworkVolumeRequest,
@@ -39,6 +41,14 @@ describe("request members beyond the public document are the documented seed-onl
     expect(beyond(keysOf(CreateEndpointRequest), "CreateEndpointRequest")).toEqual([]);
     const gpu = (CreateEndpointRequest.shape.gpu as unknown as z.ZodOptional<z.ZodObject>).unwrap();
     expect(keysOf(gpu).filter((k) => !nestedAccepted("CreateEndpointRequest", "gpu").has(k))).toEqual([]);
+  });
+});
+
+describe("a cluster create sends only what the public document accepts", () => {
+  it("no member beyond CreateClusterRequest (no registry, no templateId: a template is spread), and mounts as its Mounts", () => {
+    const publicMembers = new Set([...acceptedMembers("CreateClusterRequest")]);
+    expect(keysOf(CreateClusterRequest).filter((k) => !publicMembers.has(k))).toEqual([]);
+    expect(keysOf(ClusterMounts).filter((k) => !nestedAccepted("CreateClusterRequest", "mounts").has(k))).toEqual([]);
   });
 });
 

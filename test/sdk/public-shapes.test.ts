@@ -5,6 +5,8 @@
  */
 import type { z } from "zod";
 import {
+  Cluster,
+  ListClustersResponse,
   CpuType,
   DataCenter,
   Endpoint,
@@ -44,6 +46,8 @@ const READERS: Record<string, z.ZodType> = {
   Template,
   ListTemplatesResponse,
   SshKeys,
+  Cluster,
+  ListClustersResponse,
 };
 
 /** Every operation of the document the SDK calls (sdk/resources), with a JSON answer. */
@@ -65,6 +69,11 @@ const SDK_OPERATIONS = [
   ["GET", "/v2/catalog/templates"],
   ["GET", "/v2/account/ssh-keys"],
   ["PUT", "/v2/account/ssh-keys"],
+  ["POST", "/v2/clusters"],
+  ["GET", "/v2/clusters"],
+  ["GET", "/v2/clusters/{id}"],
+  ["PATCH", "/v2/clusters/{id}"],
+  ["GET", "/v2/clusters/{id}/pods"],
 ] as const;
 
 /** The list member of each list response (its items must all survive). */
@@ -76,6 +85,7 @@ const LIST_MEMBER: Record<string, string> = {
   ListCpuTypesResponse: "cpus",
   ListDataCentersResponse: "dataCenters",
   ListTemplatesResponse: "templates",
+  ListClustersResponse: "clusters",
 };
 
 describe("the SDK reads what the public OpenAPI allows", () => {
