@@ -5,11 +5,13 @@
  * (family.ts), and one line here.
  *
  * Order matters where stores read each other: the catalog before the capacity it counts, both
- * before pods, which hold capacity as they are reset or restored. Registries come after the
+ * before pods, which hold capacity as they are reset or restored; clusters after the pods their
+ * members are (a fixture cluster is read off its member pods). Registries come after the
  * templates, pods and endpoints that may name them (their routes ask those stores who still does).
  */
 import { accounts } from "./accounts";
 import { catalog } from "./catalog";
+import { clusters } from "./clusters";
 import { control } from "./control";
 import { hub } from "./hub";
 import { pods } from "./pods";
@@ -20,7 +22,7 @@ import { serverless } from "./serverless";
 import { templates } from "./templates";
 import { volumes } from "./volumes";
 
-export const FAMILIES = [accounts, catalog, capacity, templates, volumes, pods, sandboxes, serverless, registries, hub, control] as const;
+export const FAMILIES = [accounts, catalog, capacity, templates, volumes, pods, clusters, sandboxes, serverless, registries, hub, control] as const;
 
 type Registered = (typeof FAMILIES)[number];
 type StoreOf<F extends Registered> = ReturnType<NonNullable<F["store"]>>;

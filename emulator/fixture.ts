@@ -1,14 +1,15 @@
 /**
  * The fixture: everything the emulator starts from (catalog, capacity, accounts, keys, templates,
- * volumes, registry credentials, seeded pods, Hub repositories). The format is documented in
- * docs/emulator.md; it is checked here so a typo in a hand-written fixture fails at load with the
- * field's path.
+ * volumes, registry credentials, clusters, seeded pods, Hub repositories). The format is
+ * documented in docs/emulator.md; it is checked here so a typo in a hand-written fixture fails at
+ * load with the field's path.
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import {
   Cloud,
   ClusterRole,
+  ClusterType,
   DEFAULT_CONTAINER_DISK_GB,
   DataCenterRegion,
   GpuManufacturer,
@@ -176,7 +177,7 @@ const RegistryFixture = z.strictObject({
 
 const ClusterFixture = z.strictObject({
   ...ownedFields,
-  type: z.enum(["TRAINING", "APPLICATION", "SLURM", "RAY"]),
+  type: ClusterType,
 });
 
 // A Hub repository in a fixture is exactly its wire shape.
@@ -214,6 +215,7 @@ export type AccountFixture = z.infer<typeof AccountFixture>;
 export type TemplateFixture = z.infer<typeof TemplateFixture>;
 export type PodFixture = z.infer<typeof PodFixture>;
 export type RegistryFixture = z.infer<typeof RegistryFixture>;
+export type ClusterFixture = z.infer<typeof ClusterFixture>;
 export type HubRepoFixture = z.infer<typeof HubRepoFixture>;
 
 export class FixtureError extends Error {
@@ -269,6 +271,15 @@ export function parseFixture(input: unknown): Fixture {
     if (p.cpu) need(cpuFlavors, p.cpu.id, `pods[${i}].cpu.id`);
     if (!p.gpu === !p.cpu) problems.push(`pods[${i}]: exactly one of gpu or cpu`);
     if (p.cluster) need(clusters, p.cluster.id, `pods[${i}].cluster.id`);
+  });
+  // A cluster's compute is read off its members (clusters/store.ts), so they must agree on it.
+  fixture.clusters.forEach((c, i) => {
+    const members = fixture.pods.filter((p) => p.cluster?.id === c.id);
+    if (members.length === 0) problems.push(`clusters[${i}]: no pod names it in cluster.id; a cluster needs member pods`);
+    const shapes = new Set(members.map((p) => JSON.stringify([p.gpu?.id, p.gpu?.count, p.dataCenterId])));
+    if (members.some((p) => !p.gpu) || shapes.size > 1) {
+      problems.push(`clusters[${i}]: its member pods must be GPU pods of one GPU type and count, in one data center`);
+    }
   });
   if (!fixture.apiKeys.some((k) => k.key === fixture.defaultApiKey)) {
     problems.push(`defaultApiKey: "${fixture.defaultApiKey}" is not one of apiKeys`);

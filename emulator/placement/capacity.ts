@@ -4,8 +4,9 @@
  * GPU capacity is a list of machines per (data center, GPU type, cloud): each has a CUDA version,
  * a GPU count, free GPUs and the host RAM/vCPUs it gives per GPU. A GPU pod is placed on ONE
  * machine that has `count` free GPUs and satisfies every filter; nothing searches other GPU types
- * (contract: creation places exactly one GPU type). CPU capacity is free vCPUs per (data center,
- * flavor). What a pod holds is a `Hold`; taking and giving it back happens only here.
+ * (contract: creation places exactly one GPU type). A cluster's nodes are GPU pods placed
+ * together in one data center, each node on one machine. CPU capacity is free vCPUs per (data
+ * center, flavor). What a pod holds is a `Hold`; taking and giving it back happens only here.
  */
 import { cudaVersionSatisfies, type Cloud, type CudaConstraint } from "../../contract";
 import type { Catalog } from "../catalog/store";
@@ -41,6 +42,15 @@ export interface GpuPlacementRequest {
   cuda: CudaConstraint;
   minRamPerGpu?: number;
   minVcpuPerGpu?: number;
+}
+
+/** Nodes of a cluster: `nodes` nodes of `gpusPerNode` GPUs each, in one data center. */
+export interface NodesRequest {
+  gpuTypeId: string;
+  gpusPerNode: number;
+  cloud: Cloud;
+  dataCenterId: string;
+  nodes: number;
 }
 
 /** What a running pod holds: GPUs on its machine, or vCPUs of a (data center, flavor) pool. */
@@ -128,6 +138,23 @@ export class Capacity implements ResourceModule {
       if (fit) return fit;
     }
     return undefined;
+  }
+
+  /**
+   * The machines the nodes would go to in the data center, one entry per node (a machine with
+   * room for several nodes appears once per node), in fixture order: as many nodes as fit, at
+   * most `nodes`. Takes nothing (the pods placed there reserve their GPUs), so a caller that
+   * gets fewer than it asked for leaves capacity as it was.
+   */
+  fitNodes(request: NodesRequest): Machine[] {
+    const out: Machine[] = [];
+    for (const m of this.machines) {
+      if (out.length >= request.nodes) break;
+      if (m.dataCenterId !== request.dataCenterId || m.gpuTypeId !== request.gpuTypeId || m.cloud !== request.cloud) continue;
+      const room = Math.min(Math.floor(m.free / request.gpusPerNode), request.nodes - out.length);
+      for (let i = 0; i < room; i++) out.push(m);
+    }
+    return out;
   }
 
   /** First pool of the flavor, in data-center preference order, with `vcpus` free. */

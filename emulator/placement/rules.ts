@@ -1,15 +1,17 @@
 /**
- * The creation rules pods, sandboxes and serverless endpoints share, stated once: which template
- * a create may use, which CPU flavor choices the catalog offers, which data centers it may go
- * to, and whether the account can pay for it.
+ * The creation rules pods, clusters, sandboxes and serverless endpoints share, stated once: which
+ * template a create may use, which CPU flavor choices the catalog offers, which data centers it
+ * may go to (a network volume's own), which GPU pools the account may use, and whether the
+ * account can pay for it.
  * Each family's rules.ts calls these in the order the contract gives for it.
  */
 import { templateUseViolation, type TemplateUse } from "../../contract";
 import type { AccountRecord } from "../accounts/store";
 import type { Catalog } from "../catalog/store";
-import type { CpuFlavorFixture } from "../fixture";
+import type { CpuFlavorFixture, GpuTypeFixture } from "../fixture";
 import { ApiError, badRequest, unprocessable } from "../http";
 import type { TemplateRecord, Templates } from "../templates/store";
+import type { Volumes } from "../volumes/store";
 
 /**
  * The template a create names: own or public (404 otherwise, never 403: no one learns that
@@ -31,8 +33,29 @@ export function candidateDataCenters(catalog: Catalog, requested: string[] | und
   return known;
 }
 
+/**
+ * Where a new pod (or every node of a cluster) that mounts this network volume may go: the
+ * volume's own data center, which must be among the candidates (400); an unknown volume is 404.
+ */
+export function networkVolumeDataCenters(volumes: Volumes, accountId: string, volumeId: string, candidates: string[], what: "pod" | "cluster"): string[] {
+  const volume = volumes.own(accountId, volumeId);
+  if (!candidates.includes(volume.dataCenter)) {
+    throw badRequest(
+      `Network volume ${volume.id} is in ${volume.dataCenter}, which is not among the requested data centers (${candidates.join(", ")}); a ${what} can mount it only in its own data center`,
+    );
+  }
+  return [volume.dataCenter];
+}
+
+/** A GPU pool reserved to some accounts is 403 for the others (before balance and capacity: the contract's order). */
+export function checkGpuAccess(gpuType: GpuTypeFixture, account: AccountRecord): void {
+  if (gpuType.restrictedToAccounts && !gpuType.restrictedToAccounts.includes(account.id)) {
+    throw new ApiError(403, `This account cannot access the ${gpuType.name} pool`);
+  }
+}
+
 /** One hour of the new resource must be covered (v2: 402, "no candidate will succeed"). */
-export function checkBalance(account: AccountRecord, costPerHour: number, what: "pod" | "sandbox"): void {
+export function checkBalance(account: AccountRecord, costPerHour: number, what: "pod" | "sandbox" | "cluster"): void {
   if (account.balance < costPerHour) {
     throw new ApiError(
       402,

@@ -4,13 +4,14 @@
  * PROVISIONING → STARTING → RUNNING follow from `now` against those timestamps, so a frozen clock
  * freezes a pod mid-stage and advancing the clock moves it on. Explicit events (stop, exit,
  * error, restart, terminate) end the current run; a terminated pod reads as TERMINATED for the
- * stopping time, then is gone. The store applies transitions through these functions; the store,
- * the rules and the view read the status from here.
+ * stopping time, then is gone. A cluster member's rank, role and overlay address appear at the
+ * instant its cluster assigned them. The store applies transitions through these functions; the
+ * store, the rules and the view read the status from here.
  */
 import { POD_ACTIVE_STATUSES, POD_ENDED_STATUSES, decodeCommand, type PodActionName, type PodStatus } from "../../contract";
 import { lastVisibleUs } from "../logs/timeline";
 import { podRunLogs } from "./logs";
-import type { PodRecord, PodRun, RunEnd } from "./record";
+import type { ClusterBlock, PodRecord, PodRun, RunEnd } from "./record";
 
 /** A pod's status, or "GONE" once its termination completed (then it is not found). */
 export type DerivedStatus = PodStatus | "GONE";
@@ -31,6 +32,14 @@ export function podStatus(pod: PodRecord, now: number): DerivedStatus {
   if (now < run.requestedAt + run.provisioningMs) return "PROVISIONING";
   if (now < runningAt(run)) return "STARTING";
   return run.failStart ? "ERROR" : "RUNNING";
+}
+
+/** A member's `cluster` block now: rank null, no role or address, until they are assigned (none for other pods). */
+export function clusterMembership(pod: PodRecord, now: number): ClusterBlock | undefined {
+  const member = pod.cluster;
+  if (!member) return undefined;
+  if (member.assignedAt !== undefined && now < member.assignedAt) return { id: member.id, rank: null };
+  return { id: member.id, rank: member.rank, ...(member.role ? { role: member.role } : {}), ...(member.ip ? { ip: member.ip } : {}) };
 }
 
 /** Valid transitions per status (contract decisions: POST /v2/pods/{id}/action). */

@@ -23,6 +23,22 @@ export interface PodRun {
   note?: string;
 }
 
+/** A member pod's `cluster` block, as answered (a type alias: the view's answer is a plain JSON record). */
+export type ClusterBlock = {
+  id: string;
+  /** Null until assigned; 0 is the entry node. */
+  rank: number | null;
+  role?: ClusterRole;
+  /** Its address on the cluster's overlay network, once assigned. */
+  ip?: string;
+};
+
+/** A member pod's place in its cluster as stored: what it is assigned, and from when it shows. */
+export type ClusterMembership = ClusterBlock & {
+  /** Rank, role and address read as unassigned before this instant (the cluster assigns them during provisioning); fixture members have none. */
+  assignedAt?: number;
+};
+
 export interface PodRecord {
   id: string;
   accountId: string;
@@ -55,7 +71,7 @@ export interface PodRecord {
   /** Whether the pod currently holds its GPUs / vCPUs on the host. */
   reserved: boolean;
   createdAt: number;
-  cluster?: { id: string; rank: number | null; role?: ClusterRole; ip?: string };
+  cluster?: ClusterMembership;
   runs: PodRun[];
   terminatedAt?: number;
   /** After this instant a terminated pod is gone (404). */

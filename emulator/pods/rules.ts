@@ -21,8 +21,9 @@ import type { AccountRecord } from "../accounts/store";
 import type { Catalog } from "../catalog/store";
 import { ApiError, badRequest, conflict, notFound } from "../http";
 import { generatedPassword, hash32 } from "../ids";
-import type { Capacity } from "../placement/capacity";
-import { candidateDataCenters, checkBalance, cpuFlavorOf, cpuMemoryGb, usableTemplate } from "../placement/rules";
+import type { GpuTypeFixture } from "../fixture";
+import type { Capacity, Machine } from "../placement/capacity";
+import { candidateDataCenters, checkBalance, checkGpuAccess, cpuFlavorOf, cpuMemoryGb, networkVolumeDataCenters, usableTemplate } from "../placement/rules";
 import type { TemplateRecord, Templates } from "../templates/store";
 import type { Volumes } from "../volumes/store";
 import { podEnded, podStatus } from "./lifecycle";
@@ -97,9 +98,7 @@ function placeGpu(world: PodRulesWorld, body: CreatePodRequest, deployment: Expa
   const request = body.gpu!;
   const gpuType = world.catalog.gpuTypes.get(request.id);
   if (!gpuType) throw badRequest(`Unknown GPU type "${request.id}"; GET /v2/catalog/gpus lists the GPU type ids`);
-  if (gpuType.restrictedToAccounts && !gpuType.restrictedToAccounts.includes(account.id)) {
-    throw new ApiError(403, `This account cannot access the ${gpuType.name} pool`);
-  }
+  checkGpuAccess(gpuType, account);
   const cloud = body.cloud ?? "SECURE";
   const count = request.count ?? 1;
   const largest = gpuType.maxCount[cloud === "SECURE" ? "secure" : "community"];
@@ -128,6 +127,11 @@ function placeGpu(world: PodRulesWorld, body: CreatePodRequest, deployment: Expa
       `There are no ${cloud} machines with ${count} free ${gpuType.id} GPU${count > 1 ? "s" : ""}${describeCuda(deployment.cuda)}${filters.length ? ` and ${filters.join(" and ")}` : ""} in ${dataCenterIds.join(", ")} right now. Try another data center or GPU type.`,
     );
   }
+  return gpuPlacement(gpuType, count, machine, cost);
+}
+
+/** A GPU pod of `count` GPUs on this machine: its host RAM and vCPUs are the machine's per-GPU figures × count. */
+export function gpuPlacement(gpuType: GpuTypeFixture, count: number, machine: Machine, cost: number): Placement {
   return {
     gpu: { id: gpuType.id, count, vcpuCount: machine.vcpuPerGpu * count, memory: machine.ramPerGpu * count },
     dataCenterId: machine.dataCenterId,
@@ -166,15 +170,7 @@ function allowedDataCenters(world: PodRulesWorld, account: AccountRecord, body: 
   const networkMount = mounts.network?.[0];
   const globalMount = mounts.global?.[0];
   let dataCenterIds = candidates;
-  if (networkMount) {
-    const volume = world.volumes.own(account.id, networkMount.volumeId);
-    if (!candidates.includes(volume.dataCenter)) {
-      throw badRequest(
-        `Network volume ${volume.id} is in ${volume.dataCenter}, which is not among the requested data centers (${candidates.join(", ")}); a pod can mount it only in its own data center`,
-      );
-    }
-    dataCenterIds = [volume.dataCenter];
-  }
+  if (networkMount) dataCenterIds = networkVolumeDataCenters(world.volumes, account.id, networkMount.volumeId, candidates, "pod");
   if (globalMount && !world.volumes.globalVolume(account.id, globalMount.volumeId)) {
     throw notFound("global volume", globalMount.volumeId);
   }
@@ -195,7 +191,7 @@ function allowedDataCenters(world: PodRulesWorld, account: AccountRecord, body: 
 }
 
 /** Injection: PUBLIC_KEY from registered keys (nothing without keys), a generated JUPYTER_PASSWORD; neither overrides a value set. */
-function injectedEnv(deployment: Expanded, account: AccountRecord): Record<string, string> {
+export function injectedEnv(deployment: Expanded, account: AccountRecord): Record<string, string> {
   const injected: Record<string, string> = {};
   if (deployment.startSsh && account.sshKeys.length > 0 && deployment.env.PUBLIC_KEY === undefined) {
     injected.PUBLIC_KEY = account.sshKeys.join("\n");

@@ -19,7 +19,7 @@ import { TableModule } from "../records";
 import type { TemplateRecord } from "../templates/store";
 import { endRun, newRun, podActions, podActive, podEnded, podStatus, settle } from "./lifecycle";
 import { podRunLogs } from "./logs";
-import type { PodRecord } from "./record";
+import type { ClusterMembership, PodRecord } from "./record";
 import type { CreatePlan } from "./rules";
 
 /** What the pod store uses of the world: the catalog and capacity it places on, the stage timings. */
@@ -228,8 +228,21 @@ export class Pods extends TableModule<PodRecord> {
 
   // ---- lifecycle -------------------------------------------------------------------------------
 
-  /** A new pod on the machine the plan chose, holding its GPUs (or vCPUs) from now on. */
+  /** A new pod on the machine the plan chose, holding its GPUs (or vCPUs) from now on; the control plane's fail-next switch applies. */
   create(account: AccountRecord, name: string, plan: CreatePlan, now: number): PodRecord {
+    return this.add(account, name, plan, now, this.world.takeFailNext("pod"));
+  }
+
+  /**
+   * A cluster's member: a pod like any other (billing, logs, lifecycle, control-plane events),
+   * with its place in the cluster. Its cluster decides whether it fails as it starts (the
+   * cluster consumes the fail-next switch once, for its last member).
+   */
+  createMember(account: AccountRecord, name: string, plan: CreatePlan, membership: ClusterMembership, failStart: boolean, now: number): PodRecord {
+    return this.add(account, name, plan, now, failStart, membership);
+  }
+
+  private add(account: AccountRecord, name: string, plan: CreatePlan, now: number, failStart: boolean, cluster?: ClusterMembership): PodRecord {
     const { deployment, placement } = plan;
     const pod: PodRecord = {
       id: randomId(14),
@@ -256,11 +269,12 @@ export class Pods extends TableModule<PodRecord> {
       costPerHour: placement.cost,
       reserved: false,
       createdAt: now,
+      ...(cluster ? { cluster } : {}),
       runs: [],
       failNextStart: false,
     };
     this.reserve(pod);
-    this.startRun(pod, now, true, this.world.takeFailNext("pod"));
+    this.startRun(pod, now, true, failStart);
     this.records.add(pod);
     return pod;
   }
@@ -331,6 +345,11 @@ export class Pods extends TableModule<PodRecord> {
         this.startRun(pod, now, false);
         break;
     }
+  }
+
+  /** A member of a deleted cluster ends as a deleted pod does (TERMINATED, then gone), unless it already has. */
+  endMember(pod: PodRecord, now: number): void {
+    if (!podEnded(podStatus(pod, now))) this.terminate(pod, now);
   }
 
   /** DELETE /v2/pods/{id}: a pod already terminating is not found. */

@@ -7,7 +7,7 @@ import { decodeCommand, type Pod } from "../../contract";
 import { hash32 } from "../ids";
 import { machineIp } from "../placement/capacity";
 import { iso, isoOrNull } from "../time";
-import { podActions, podStatus, runningAt, type DerivedStatus } from "./lifecycle";
+import { clusterMembership, podActions, podStatus, runningAt, type DerivedStatus } from "./lifecycle";
 import type { PodRecord } from "./record";
 
 export type PodView = z.input<typeof Pod>;
@@ -93,7 +93,7 @@ export function podView(pod: PodRecord, now: number): PodView {
     dataCenterId: pod.dataCenterId,
     cudaVersion: pod.cudaVersion,
     ssh: ssh(pod, status),
-    ...(pod.cluster ? { cluster: pod.cluster } : {}),
+    ...(pod.cluster ? { cluster: clusterMembership(pod, now) } : {}),
     template: null,
     cost: status === "EXITED" || status === "TERMINATED" ? 0 : pod.costPerHour,
     locked: pod.locked,

@@ -134,6 +134,12 @@ const ROUTES: Record<string, { rewrite: Rewrite; list?: string }> = {
   "POST /v2/serverless": { rewrite: endpoint },
   "GET /v2/serverless/:id": { rewrite: endpoint },
   "PATCH /v2/serverless/:id": { rewrite: endpoint },
+  // A cluster's nested objects are all closed in the document: only the resource's unknown member.
+  "GET /v2/clusters": { rewrite: plain, list: "clusters" },
+  "POST /v2/clusters": { rewrite: plain },
+  "GET /v2/clusters/:id": { rewrite: plain },
+  "PATCH /v2/clusters/:id": { rewrite: plain },
+  "GET /v2/clusters/:id/pods": { rewrite: pod, list: "pods" },
   "GET /v2/registries": { rewrite: plain, list: "registries" },
   "POST /v2/registries": { rewrite: plain },
   "GET /v2/registries/:id": { rewrite: plain },

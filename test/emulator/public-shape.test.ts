@@ -102,6 +102,38 @@ describe("answers conform to the public OpenAPI", () => {
     expect(publicViolations("Endpoint", cpuPatched.body)).toEqual([]);
   });
 
+  test("clusters: create, get, list, rename and member pods, before and after ranks, running", async () => {
+    const body = { name: "c", type: "RAY", image: "rayproject/ray:2.40.0-py311-gpu", ports: ["22/tcp"], compute: { gpuTypeId: GPU.rtx4090, gpuCountPerPod: 1, podCount: 2 } };
+    const created = await h.post("/v2/clusters", body);
+    expect(created.status).toBe(201);
+    expect(publicViolations("Cluster", created.body)).toEqual([]);
+    const id = created.body.id;
+    const clusters = { wrapper: "ListClustersResponse", member: "clusters" };
+    const pods = { wrapper: "ListPodsResponse", member: "pods" };
+    const check = async () => {
+      expect(publicViolations("Cluster", await ok(`/v2/clusters/${id}`))).toEqual([]);
+      expect(publicViolations("Cluster", await ok("/v2/clusters"), clusters)).toEqual([]);
+      expect(publicViolations("Pod", await ok(`/v2/clusters/${id}/pods`), pods)).toEqual([]);
+    };
+    await check(); // ranks null, no VXLAN yet
+    await h.control.advance(60);
+    await check(); // ranked, still provisioning
+    await h.control.advance(200 + RUNTIME_WARMUP_SECONDS * 1000);
+    expect((await ok(`/v2/clusters/${id}`)).primary.sshEndpoint).toEqual(expect.any(String));
+    await check(); // running, with the primary's SSH endpoint
+    const renamed = await h.patch(`/v2/clusters/${id}`, { name: "renamed" });
+    expect(renamed.status).toBe(200);
+    expect(publicViolations("Cluster", renamed.body)).toEqual([]);
+  });
+
+  test("the check is real for clusters: a missing summary or a member the closed network lacks is a violation", async () => {
+    const fixture = await ok("/v2/clusters/clu_dev_ray");
+    expect(publicViolations("Cluster", fixture)).toEqual([]);
+    const { pods: _pods, ...withoutPods } = fixture;
+    expect(publicViolations("Cluster", withoutPods)).toEqual([expect.stringContaining("pods")]);
+    expect(publicViolations("Cluster", { ...fixture, network: { ...fixture.network, mtu: 1450 } })).toEqual([expect.stringContaining("mtu")]);
+  });
+
   test("the check is real for endpoints: a CPU choice without memory, or an empty cpu list, is a violation", async () => {
     const cpu = (await h.post("/v2/serverless", endpointBody({ gpu: undefined, cpu: [{ id: "cpu3c", vcpuCount: 4 }] }))).body;
     expect(publicViolations("Endpoint", { ...cpu, cpu: [{ id: "cpu3c", vcpuCount: 4 }] })).toEqual([expect.stringContaining("memory")]);
@@ -176,6 +208,17 @@ describe("pods", () => {
     const team = await ok("/v2/pods?includeClusterPods=true");
     const member = team.pods.find((p: { cluster?: object }) => p.cluster);
     expect(member.cluster).not.toHaveProperty(EXTRA.nested);
+  });
+
+  test("clusters get the resource's unknown member only: their nested objects are closed in the document", async () => {
+    const list = await ok("/v2/clusters");
+    expect(list).toHaveProperty(EXTRA.wrapper, null);
+    const cluster = list.clusters[0];
+    expect(cluster[EXTRA.resource]).toEqual(expect.any(Number));
+    for (const member of ["compute", "pods", "network", "primary"]) expect(cluster[member]).not.toHaveProperty(EXTRA.nested);
+    const members = await ok("/v2/clusters/clu_dev_ray/pods");
+    expect(members.pods[0].ssh[EXTRA.nested]).toBe("ssh"); // member pods are rewritten as pods
+    expect(members.pods[0]).not.toHaveProperty("cmd");
   });
 });
 
