@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { forwardingProvider } from "./forwarder";
+import { clusterResource } from "./resources/cluster";
 import { podResource } from "./resources/pod";
 import { sandboxResource } from "./resources/sandbox";
 import { networkVolumeResource } from "./resources/network-volume";
@@ -99,3 +100,9 @@ export type SshKeyArgs = ArgsOf<typeof sshKeyResource.inputs>;
 export const ServerlessEndpoint = resourceClass(serverlessEndpointResource);
 export type ServerlessEndpoint = InstanceType<typeof ServerlessEndpoint>;
 export type ServerlessEndpointArgs = ArgsOf<typeof serverlessEndpointResource.inputs>;
+
+/** `compute.Cluster`: identical GPU pods on one overlay network, as Slurm, Ray, training or an application (docs/provider.md). */
+export const Cluster = resourceClass(clusterResource);
+export type Cluster = InstanceType<typeof Cluster>;
+export type ClusterArgs = ArgsOf<typeof clusterResource.inputs>;
+export type ClusterComputeArgs = ArgOf<typeof clusterResource.inputs.compute>;

@@ -3,6 +3,7 @@
  * (provider/resources/), and data-source functions. See docs/provider.md.
  */
 export {
+  Cluster,
   NetworkVolume,
   Pod,
   RegistryCredential,
@@ -10,6 +11,8 @@ export {
   ServerlessEndpoint,
   SshKey,
   Template,
+  type ClusterArgs,
+  type ClusterComputeArgs,
   type NetworkVolumeArgs,
   type PodArgs,
   type PodCpuArgs,

@@ -117,8 +117,10 @@ export interface States<Live> {
   /** The output recording the state (a recorded ended state makes the next diff replace). */
   output: string;
   of(live: Live): string;
-  /** Why it ended, where the service says. */
+  /** Why it ended or failed, where the service says (a cluster: which members are not running). */
   reason?(live: Live): string | null | undefined;
+  /** The progress line of a wait, where the state alone says too little (`3/4 RUNNING`); default: the state. */
+  progress?(live: Live): string;
   ended: ReadonlySet<string>;
   clutter?: ReadonlySet<string>;
 }

@@ -7,6 +7,7 @@
  * family (README, "Where things live").
  */
 import { dynamicToken, nativeToken, type ResourceDefinition } from "./definition";
+import { clusterResource } from "./cluster";
 import { networkVolumeResource } from "./network-volume";
 import { podResource } from "./pod";
 import { registryCredentialResource } from "./registry-credential";
@@ -23,6 +24,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   registryCredentialResource,
   sshKeyResource,
   serverlessEndpointResource,
+  clusterResource,
 ];
 
 /** The definition a type token names: native (`compute:index:Pod`) or dynamic (`pulumi-nodejs:dynamic/compute:Pod`). */

@@ -51,7 +51,7 @@ export async function awaitState<Live extends { id: string; createdAt?: string }
       signal,
       onUpdate: (item) => {
         last = item;
-        reportTransition(kind, name, id, stateOf(item));
+        reportTransition(kind, name, id, definition.states.progress?.(item) ?? stateOf(item));
       },
     });
     const state = stateOf(live);
@@ -59,13 +59,13 @@ export async function awaitState<Live extends { id: string; createdAt?: string }
     const ended = definition.states.ended.has(state);
     const message = ended
       ? `${kind} ${name} (${id}) ended ${state}${endedBecause(definition, live)} instead of ${wait.target}`
-      : `${kind} ${name} (${id}) went to ${state} while waiting for ${wait.target}`;
+      : `${kind} ${name} (${id}) went to ${state}${endedBecause(definition, live)} while waiting for ${wait.target}`;
     throw new WaitFailed(message, live, ended);
   } catch (error) {
     if (error instanceof WaitFailed) throw error;
     if (signal.aborted) {
       throw new WaitFailed(
-        `${kind} ${name} (${id}) was not ${wait.target} within ${seconds} s (last status ${last ? stateOf(last) : "unknown"}); raise readyTimeoutSeconds if it needs longer`,
+        `${kind} ${name} (${id}) was not ${wait.target} within ${seconds} s (last status ${last ? (definition.states.progress?.(last) ?? stateOf(last)) : "unknown"}); raise readyTimeoutSeconds if it needs longer`,
         last,
         false,
       );

@@ -65,6 +65,22 @@ describe("a serverless endpoint in the stack", () => {
   });
 });
 
+describe("a cluster in the stack", () => {
+  it("counts every node: podCount × gpuCountPerPod × the GPU's SECURE price, of the worst placement candidate", async () => {
+    const cluster: StackResource = {
+      type: "compute:index:Cluster",
+      name: "train",
+      urn: "urn:pulumi:dev::p::compute:index:Cluster::train",
+      props: { type: "SLURM", compute: { gpuTypeId: GPU.a5000, gpuCountPerPod: 2, podCount: 4 }, placement: [{ gpuTypeId: GPU.a5000 }, { gpuTypeId: GPU.h100 }] },
+    };
+    const stack = await estimateStackNow([cluster], () => policyClient(analyzerEnv({ "compute:baseUrl": env.url, "compute:apiKey": env.apiKey })));
+    expect(stack.unavailable).toEqual([]);
+    const catalog = (await (await fetch(`${env.url}/v2/catalog/gpus`, { headers: { authorization: `Bearer ${env.apiKey}` } })).json()) as { gpus: Array<{ id: string; price: { secure: number } }> };
+    const secure = (id: string) => catalog.gpus.find((g) => g.id === id)!.price.secure;
+    expect(stack.dollarsPerHour).toBeCloseTo(4 * 2 * Math.max(secure(GPU.a5000), secure(GPU.h100)), 4);
+  });
+});
+
 describe("values a preview does not know yet", () => {
   it("are named, as the policy framework reports them", () => {
     // The framework's own proxy: reading an unknown value throws UnknownValueError with its path.

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { FieldSpec, OutputList } from "../../provider/resources/definition";
+import { CLUSTER_OUTPUTS } from "../../provider/resources/cluster/outputs";
 import { POD_OUTPUTS } from "../../provider/resources/pod/outputs";
 import { SANDBOX_OUTPUTS } from "../../provider/resources/sandbox/outputs";
 import { Pod, Sandbox } from "../../provider/classes";
@@ -45,6 +46,7 @@ describe("docs/provider.md documents exactly the listed outputs", () => {
   it.each([
     ["Pod", POD_OUTPUTS],
     ["Sandbox", SANDBOX_OUTPUTS],
+    ["Cluster", CLUSTER_OUTPUTS],
   ] as const)("%s: the Outputs table is the list's", (resource, list) => {
     expect(documentedTable(resource)).toEqual(docsTable(list));
   });

@@ -1,0 +1,272 @@
+/**
+ * `compute:index:Cluster`: `podCount` identical GPU pods on one private overlay network, as a
+ * managed Slurm or Ray topology, a training or an application cluster. The service's PATCH is a
+ * rename, so every other input replaces the cluster. What the generic handlers cannot decide is
+ * here: placement over ordered candidates (the service places every node or none), a
+ * template's container configuration spread into the create (decision 37), the cluster's state
+ * derived from its members, and the catalog rules of its nodes at preview.
+ *
+ * The owner mark rides in the name, as for volumes: the cluster list carries names only.
+ */
+import { CLUSTER_CLOUD, byRank, clusterComputeViolations, clusterImageViolation, createClusterRequestViolations, createClusterWithPlacement, describeMemberStates, spreadTemplate, type ClusterWithMembers, type Pod } from "../../../sdk";
+import type { CreateClusterRequest } from "../../../contract";
+import { estimateClusterCost, roundPrice, type ClusterCostRequest } from "../../../contract/estimate";
+import type { CheckFailure } from "../../runtime/check-failures";
+import { defaultDiff } from "../../runtime/handlers";
+import { report } from "../../runtime/progress";
+import type { Props } from "../../runtime/props";
+import { client } from "../../runtime/settings";
+import { forSeconds } from "../../runtime/shared-reads";
+import { containsUnknown, isUnknown } from "../../runtime/unknowns";
+import { awaitState } from "../../runtime/wait";
+import { inputsOf, type CheckedInputs, type DiffResult, type OutputValues, type ResourceDefinition, type Wait } from "../definition";
+import { placementAllowed } from "../pod/model";
+import { markInName, programName, renamedKeepingMark } from "../wire";
+import { CLUSTER_INPUTS } from "./inputs";
+import { CLUSTER_OUTPUTS } from "./outputs";
+
+export type ClusterInputs = CheckedInputs<typeof CLUSTER_INPUTS>;
+export type ClusterFacts = OutputValues<typeof CLUSTER_OUTPUTS>;
+
+/** A member that failed or ended: the service offers no way to start it again (member pods refuse actions). */
+const BROKEN_MEMBER: ReadonlySet<string> = new Set(["ERROR", "EXITED", "TERMINATED"]);
+
+/** Every node runs with its rank and overlay address: what a distributed job needs to start. */
+function nodeReady(pod: Pod): boolean {
+  return pod.status === "RUNNING" && pod.cluster?.rank != null && pod.cluster.ip !== undefined;
+}
+
+/** The cluster's state, from its members (the service gives only counts). */
+function stateOf(cluster: ClusterWithMembers): string {
+  if (cluster.members.some((pod) => BROKEN_MEMBER.has(pod.status))) return "ERROR";
+  const ready = cluster.members.length >= cluster.compute.podCount && cluster.members.every(nodeReady);
+  return ready ? "RUNNING" : "PROVISIONING";
+}
+
+/** `3/4 RUNNING (1 STARTING)`: the members' progress, reported as it changes. */
+function progressOf(cluster: ClusterWithMembers): string {
+  const byStatus: Record<string, number> = {};
+  for (const pod of cluster.members) byStatus[pod.status] = (byStatus[pod.status] ?? 0) + 1;
+  const unranked = cluster.members.filter((pod) => pod.status === "RUNNING" && !nodeReady(pod)).length;
+  return describeMemberStates(byStatus, cluster.compute.podCount) + (unranked > 0 ? `, ${unranked} without rank or address yet` : "");
+}
+
+/** The members that are not running, named, for a failed create. */
+function membersReport(cluster: ClusterWithMembers): string {
+  const off = cluster.members.filter((pod) => pod.status !== "RUNNING");
+  const named = off.slice(0, 10).map((pod) => `${pod.id}${pod.cluster?.rank != null ? ` (rank ${pod.cluster.rank})` : ""} ${pod.status}`);
+  return `${progressOf(cluster)}${named.length ? `; ${named.join(", ")}${off.length > named.length ? `, … ${off.length - named.length} more` : ""}` : ""}`;
+}
+
+const ready: Wait = { target: "RUNNING", failed: new Set(["ERROR"]) };
+
+/** The create body from the inputs, as the service takes it (templateId and placement are the provider's). */
+function wireRequest(inputs: Props): Props {
+  const body: Props = {};
+  for (const key of ["name", "type", "compute", "image", "args", "disk", "env", "ports", "dataCenterIds", "mounts", "startSsh", "startJupyter"]) {
+    if (inputs[key] !== undefined) body[key] = inputs[key];
+  }
+  return body;
+}
+
+function violations(inputs: ClusterInputs): string[] {
+  // With a template, its image is judged by checkHook, which reads it.
+  return createClusterRequestViolations(wireRequest(inputs as unknown as Props), { imageFromTemplate: inputs.templateId !== undefined });
+}
+
+function placementFailures(inputs: ClusterInputs): CheckFailure[] {
+  const out: CheckFailure[] = [];
+  (Array.isArray(inputs.placement) ? inputs.placement : []).forEach((candidate, i) => {
+    if (containsUnknown(candidate)) return;
+    if (!candidate || (candidate.gpuTypeId === undefined && candidate.dataCenterId === undefined)) {
+      out.push({ property: `placement[${i}]`, reason: "must name a gpuTypeId, a dataCenterId or both" });
+    }
+  });
+  return out;
+}
+
+/** The failures of `field: rule` violations, for check. */
+const asFailures = (violations: string[], rename: (field: string) => string = (f) => f): CheckFailure[] =>
+  violations.map((violation) => {
+    const split = violation.indexOf(": ");
+    return { property: rename(violation.slice(0, split)), reason: violation.slice(split + 2) };
+  });
+
+/**
+ * The nodes against the GPU catalog (read-only): each GPU type the cluster may land on must be
+ * listed and offered on SECURE, with `gpuCountPerPod` within its largest machine. Judged for a
+ * new cluster or a changed shape: one that exists is not judged again by today's catalog. A
+ * catalog that cannot be read leaves the rule to the service at create.
+ */
+async function catalogFailures(inputs: ClusterInputs, previous: Props): Promise<CheckFailure[]> {
+  const { compute, placement } = inputs;
+  if (!compute || containsUnknown(compute) || containsUnknown(placement)) return [];
+  if (previous.compute !== undefined && JSON.stringify(previous.compute) === JSON.stringify(compute) && JSON.stringify(previous.placement ?? null) === JSON.stringify(placement ?? null)) return [];
+  const api = client();
+  const gpuTypes = await forSeconds(api, "catalog:gpus", 300, () => api.catalog.gpuTypes()).catch(() => undefined);
+  if (!gpuTypes) return [];
+  const candidates = (placement ?? []).map((c, i) => ({ c, i })).filter(({ c }) => c?.gpuTypeId !== undefined);
+  // With candidates that each name a type, `compute.gpuTypeId` is never asked for.
+  const own = candidates.length > 0 && candidates.length === (placement ?? []).length ? [] : clusterComputeViolations({ compute }, gpuTypes);
+  const perCandidate = candidates.flatMap(({ c, i }) =>
+    asFailures(clusterComputeViolations({ compute: { ...compute, gpuTypeId: c.gpuTypeId } }, gpuTypes), (field) => (field === "compute.gpuTypeId" ? `placement[${i}].gpuTypeId` : field)),
+  );
+  const seen = new Set<string>();
+  return [...asFailures(own), ...perCandidate].filter((f) => !seen.has(`${f.property}|${f.reason}`) && Boolean(seen.add(`${f.property}|${f.reason}`)));
+}
+
+/** The template read and spread as create will (GET only), so its problems show at preview. */
+async function templateFailures(inputs: ClusterInputs): Promise<CheckFailure[]> {
+  const { templateId } = inputs;
+  if (templateId === undefined || isUnknown(templateId)) return [];
+  const template = await client()
+    .templates.get(templateId)
+    .catch(() => undefined);
+  if (!template) return [{ property: "templateId", reason: `no template "${templateId}" can be read with this key` }];
+  const spread = spreadTemplate(wireRequest(inputs as unknown as Props), template);
+  const image = clusterImageViolation(spread.request);
+  return asFailures([...spread.violations, ...(image ? [image] : [])]);
+}
+
+function costRequest(inputs: Props): ClusterCostRequest {
+  return { compute: inputs.compute as ClusterCostRequest["compute"], placement: (inputs.placement ?? undefined) as ClusterCostRequest["placement"] };
+}
+
+function facts(cluster: ClusterWithMembers, previous?: Partial<ClusterFacts>): ClusterFacts {
+  const members = byRank(cluster.members);
+  const primaryId = cluster.primary?.podId ?? members.find((pod) => pod.cluster?.rank === 0)?.id;
+  const primaryPod = members.find((pod) => pod.id === primaryId);
+  const endpoint = cluster.primary?.sshEndpoint?.match(/^(.*):(\d+)$/);
+  const sshCommand = primaryPod?.ssh.direct?.command ?? (endpoint ? `ssh root@${endpoint[1]} -p ${endpoint[2]}` : null);
+  return {
+    clusterId: cluster.id,
+    status: stateOf(cluster),
+    dataCenterId: cluster.dataCenterId ?? null,
+    gpuTypeId: cluster.compute.gpuTypeId,
+    nodes: members.map((pod) => ({ podId: pod.id, rank: pod.cluster?.rank ?? null, role: pod.cluster?.role ?? null, ip: pod.cluster?.ip ?? null, status: pod.status })),
+    primary: primaryId ? { podId: primaryId, sshCommand } : null,
+    network: cluster.network ? { cidr: cluster.network.cidr } : null,
+    costPerHour: roundPrice(members.reduce((sum, pod) => sum + pod.cost, 0)),
+    placementChosen: previous?.placementChosen ?? { gpuTypeId: cluster.compute.gpuTypeId, dataCenterId: cluster.dataCenterId },
+    placementAttempts: previous?.placementAttempts ?? [],
+    createdAt: cluster.createdAt,
+  };
+}
+
+/** The default diff, with the shape's own rule: `compute.gpuTypeId` is the candidates' choice while there are candidates. */
+function diff(olds: Props, news: ClusterInputs): DiffResult {
+  const result = defaultDiff(CLUSTER_INPUTS, olds, news as unknown as Props);
+  const before = (olds.compute ?? {}) as Props;
+  const after = news.compute as unknown as Props | undefined;
+  const candidates = Array.isArray(news.placement) && news.placement.length > 0;
+  if (isUnknown(after)) result.replaces.push("compute");
+  else {
+    for (const field of ["gpuCountPerPod", "podCount", ...(candidates ? [] : ["gpuTypeId"])]) {
+      if (isUnknown(after?.[field]) || JSON.stringify(before[field] ?? null) !== JSON.stringify(after?.[field] ?? null)) result.replaces.push(`compute.${field}`);
+    }
+  }
+  if (containsUnknown(news.placement) || !placementAllowed(olds.placementChosen as never, news.placement)) result.replaces.push("placement");
+  else if (JSON.stringify(olds.placement ?? null) !== JSON.stringify(news.placement ?? null)) result.updates.push("placement");
+  // A node failed: the service cannot start a member again, so a new cluster takes its place.
+  if (olds.status === "ERROR") result.replaces.push("status");
+  return result;
+}
+
+/** Renames to match the inputs (an adopted cluster too), the mark kept; a no-op when it matches. */
+async function rename(inputs: ClusterInputs, cluster: ClusterWithMembers): Promise<ClusterWithMembers> {
+  if (programName(cluster.name) === inputs.name) return cluster;
+  const renamed = await client().clusters.rename(cluster.id, renamedKeepingMark(cluster.name, inputs.name));
+  report("cluster", inputs.name, "renamed");
+  return { ...renamed, members: cluster.members };
+}
+
+/**
+ * Until every node runs, then the name the program wants (an adopted cluster may carry the
+ * program's old one). One deadline: `readyTimeoutSeconds`.
+ */
+async function settle(inputs: ClusterInputs, cluster: ClusterWithMembers): Promise<ClusterWithMembers> {
+  const running = stateOf(cluster) === "RUNNING" ? cluster : await awaitState(clusterResource as ResourceDefinition<ClusterInputs, ClusterWithMembers>, inputs, cluster.id, ready, cluster);
+  return rename(inputs, running);
+}
+
+export const clusterResource = {
+  name: "Cluster",
+  kind: "cluster",
+  description: "A multi-node GPU cluster: identical pods on one private overlay network, as a managed Slurm or Ray topology, a training or an application cluster.",
+  inputs: CLUSTER_INPUTS,
+  outputs: CLUSTER_OUTPUTS,
+  idOutput: "clusterId",
+  defaultReadyTimeoutSeconds: 1800,
+  deletedAs: "deleted",
+  // Until the service no longer has it, so `destroy` ends with no node billing.
+  deleteWaitsForGone: true,
+  price: {
+    paths: ["compute.gpuTypeId", "compute.gpuCountPerPod", "compute.podCount", "placement"],
+    lists: () => ({ gpuTypes: true, cpuFlavors: false }),
+    estimate: (inputs, prices) => estimateClusterCost(costRequest(inputs), prices),
+  },
+
+  family: (api) => ({ get: (id) => api.clusters.withMembers(id), page: () => api.clusters.pageWithMembers(), delete: (id) => api.clusters.delete(id), watcher: api.clusterWatcher }),
+  states: { output: "status", of: stateOf, progress: progressOf, reason: membersReport, ended: new Set() },
+  owner: markInName,
+
+  violations,
+  checkHook: async (inputs, previous) => [...placementFailures(inputs), ...(await catalogFailures(inputs, previous)), ...(await templateFailures(inputs))],
+  // Env values may be secrets: only their names are hashed into the mark, which the name shows.
+  markSpec: (request, inputs) => ({
+    request: { ...request, name: undefined, env: Object.keys((request.env as Props | undefined) ?? {}).sort() },
+    templateId: inputs.templateId,
+    placement: inputs.placement ?? [],
+  }),
+  async create(api, request, inputs) {
+    let body = wireRequest(request);
+    if (inputs.templateId !== undefined) {
+      const spread = spreadTemplate(body, await api.templates.get(inputs.templateId));
+      if (spread.violations.length > 0) throw new Error(spread.violations.join("; "));
+      body = spread.request;
+    }
+    const result = await createClusterWithPlacement(api, body as CreateClusterRequest, inputs.placement ?? []);
+    if (result.attempts.length > 1) report("cluster", inputs.name, `placed on ${result.cluster.compute.gpuTypeId} in ${result.cluster.dataCenterId} after ${result.attempts.length} candidates`);
+    return {
+      live: { ...result.cluster, members: [] },
+      facts: { placementChosen: result.chosen, placementAttempts: result.attempts.map((a) => ({ ...a.candidate, outcome: a.outcome, status: a.status })) },
+    };
+  },
+  ready: () => ready,
+  settle,
+  afterCreate(inputs, cluster) {
+    report("cluster", inputs.name, `${cluster.compute.podCount} nodes of ${cluster.compute.gpuCountPerPod} × ${cluster.compute.gpuTypeId} on ${CLUSTER_CLOUD}${cluster.dataCenterId ? ` in ${cluster.dataCenterId}` : ""}`);
+  },
+
+  facts,
+  imported(cluster) {
+    const inputs: Props = { name: programName(cluster.name), type: cluster.type, compute: { gpuTypeId: cluster.compute.gpuTypeId, gpuCountPerPod: cluster.compute.gpuCountPerPod, podCount: cluster.compute.podCount } };
+    // The container configuration is every member's: read from the first.
+    const node = byRank(cluster.members)[0];
+    if (node) {
+      inputs.image = node.image;
+      if (node.args !== "") inputs.args = node.args;
+      inputs.disk = node.disk;
+      const env = { ...node.env };
+      if (env.PUBLIC_KEY !== undefined) inputs.startSsh = true;
+      if (env.JUPYTER_PASSWORD !== undefined) inputs.startJupyter = true;
+      delete env.PUBLIC_KEY;
+      delete env.JUPYTER_PASSWORD;
+      if (Object.keys(env).length > 0) inputs.env = env;
+      if (node.ports.length > 0) inputs.ports = node.ports;
+    }
+    return inputs;
+  },
+  refreshed(olds, cluster) {
+    const inputs = inputsOf(CLUSTER_INPUTS, olds);
+    // A rename behind the stack's back shows as drift.
+    inputs.name = programName(cluster.name);
+    return inputs;
+  },
+  diff,
+  async update(id, olds, news) {
+    // A cluster recorded while its nodes were still starting (an outage, a deadline) resumes the wait.
+    if (olds.name === news.name && olds.status === "RUNNING") return undefined;
+    return { live: await settle(news, await client().clusters.withMembers(id)) };
+  },
+} satisfies ResourceDefinition<ClusterInputs, ClusterWithMembers, ClusterFacts>;

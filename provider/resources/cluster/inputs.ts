@@ -1,0 +1,58 @@
+/**
+ * The Cluster's inputs, listed once (see provider/resources/pod/inputs.ts). A cluster's shape,
+ * type and container configuration are fixed at create (the service's PATCH is a rename), so
+ * every input but the name and the provider's own settings replaces it.
+ */
+import { stringList as strings, stringMap } from "../../properties";
+import type { InputList } from "../definition";
+
+export const CLUSTER_INPUTS = {
+  name: { type: "string", onChange: "update", doc: "Cluster name; default: the resource name plus a random suffix. The only setting that changes in place." },
+  type: {
+    type: "string",
+    enum: ["APPLICATION", "TRAINING", "SLURM", "RAY"],
+    required: true,
+    onChange: "replace",
+    doc: "`SLURM` (a managed Slurm controller and compute nodes), `RAY` (a Ray head and workers), `TRAINING` (generic distributed training) or `APPLICATION`.",
+  },
+  compute: {
+    type: "object",
+    properties: { gpuTypeId: { type: "string" }, gpuCountPerPod: { type: "integer" }, podCount: { type: "integer" } },
+    required: true,
+    // `gpuTypeId` does not replace while `placement` candidates choose it.
+    onChange: "depends",
+    doc: "The nodes: `podCount` identical pods (2–250) of `gpuCountPerPod` GPUs (at most the type's catalog `maxCount`) of `gpuTypeId`.",
+  },
+  image: { type: "string", onChange: "replace", doc: "Container image of every node; required unless `templateId` gives one." },
+  templateId: {
+    type: "string",
+    onChange: "replace",
+    sent: "provider",
+    doc: "A pod template whose container configuration (image, args, disk, env, ports, persistent mount, SSH/Jupyter) the nodes start from; the other inputs win over it. Read at create; no link is kept.",
+  },
+  args: { type: "string", onChange: "replace", doc: "The command of every node as one raw string." },
+  disk: { type: "integer", onChange: "replace", doc: "Container disk of each node in GB (ephemeral)." },
+  env: { ...stringMap, onChange: "replace", doc: "Environment variables of every node. Values given as secrets stay secret in state." },
+  ports: { ...strings, onChange: "replace", doc: "Exposed ports of every node, each `port/protocol` (`22/tcp` for direct SSH to the head)." },
+  mounts: {
+    type: "object",
+    properties: {
+      persistent: { type: "object", optional: true, properties: { size: { type: "integer" }, path: { type: "string" } } },
+      network: { type: "array", optional: true, items: { type: "object", properties: { volumeId: { type: "string" }, path: { type: "string" } } } },
+    },
+    onChange: "replace",
+    doc: "Volumes of every node: `persistent` (host-local) or one `network` volume in the cluster's data center.",
+  },
+  startSsh: { type: "boolean", onChange: "replace", doc: "Inject the account's SSH keys as `PUBLIC_KEY` on every node." },
+  startJupyter: { type: "boolean", onChange: "replace", doc: "Start Jupyter on every node." },
+  dataCenterIds: { ...strings, onChange: "replace", doc: "Preferred data centers, in order; the whole cluster lands in one." },
+  placement: {
+    type: "array",
+    items: { type: "object", properties: { gpuTypeId: { type: "string", optional: true }, dataCenterId: { type: "string", optional: true } } },
+    // Replaces only when the cluster's current placement is no longer among the candidates.
+    onChange: "depends",
+    sent: "provider",
+    doc: "Ordered placement candidates, each a GPU type and/or a data center, tried in turn until one fits every node. Changing the list never moves a cluster unless its current placement is no longer in it.",
+  },
+  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create may wait for every node to run, in seconds. Default 1800." },
+} as const satisfies InputList;
