@@ -14,7 +14,7 @@ describe("bad input fails at preview, before any API call", () => {
   async function expectNoApiMutation() {
     const creates = (await e2e.control.requests()).filter((r) => r.method !== "GET");
     expect(creates).toEqual([]);
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [] });
+    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
   }
 
   it("a pod: every invalid field is named at preview, and up sends no create", async () => {

@@ -111,7 +111,7 @@ describe.each(FACES)("credentials, $face", ({ stack: stackName, program, declare
 
     const destroy = await e2e.stack.destroy();
     expect(destroy.summary.result).toBe("succeeded");
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [] });
+    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
     expect(e2e.stateFilesText()).not.toContain(rotated);
   });
 });

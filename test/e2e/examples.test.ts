@@ -81,7 +81,7 @@ describe.each(examples)("examples/%s", (name) => {
         expect({ kind, missing: ids.filter((id) => !live[kind as keyof EnvironmentIds].includes(id)) }).toEqual({ kind, missing: [] });
       }
       await e2e.stack.destroy();
-      expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [] });
+      expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
       expect(await liveEnvironment(e2e)).toEqual(before);
     } finally {
       await e2e.dispose();

@@ -62,6 +62,13 @@ export function deactivateVirtualenvs(): void {
 /** The registry's kind of a state resource of either face (dynamic or native type token). */
 const kindOf = (type: string) => resourceByToken(type)?.kind;
 
+/** What exists or is recorded, by kind. */
+export interface LiveIds {
+  pods: string[];
+  sandboxes: string[];
+  clusters: string[];
+}
+
 export interface E2EStack {
   stack: Stack;
   /** The program's folder. */
@@ -79,17 +86,17 @@ export interface E2EStack {
    * its exit code.
    */
   cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
-  /** Pod and sandbox ids the stack's state knows. */
-  stateIds(): Promise<{ pods: string[]; sandboxes: string[] }>;
-  /** Pod and sandbox ids that exist (and bill) in the emulator. */
-  liveIds(): Promise<{ pods: string[]; sandboxes: string[] }>;
+  /** Pod, sandbox and cluster ids the stack's state knows. */
+  stateIds(): Promise<LiveIds>;
+  /** Pod, sandbox and cluster ids that exist (and bill) in the emulator (clusters of the fixture left out). */
+  liveIds(): Promise<LiveIds>;
   /**
    * Every file the file backend wrote (state, history, backups), as text: what someone with
    * the state bucket would see. Secrets must appear only as ciphertext.
    */
   stateFilesText(): string;
-  /** Sets e2e:pods / e2e:sandboxes (the program declares exactly these). */
-  declare(spec: { pods?: Record<string, unknown>; sandboxes?: Record<string, unknown>; deleteBeforeReplace?: string[] }): Promise<void>;
+  /** Sets e2e:pods / e2e:sandboxes / e2e:clusters (the program declares exactly these). */
+  declare(spec: { pods?: Record<string, unknown>; sandboxes?: Record<string, unknown>; clusters?: Record<string, unknown>; deleteBeforeReplace?: string[] }): Promise<void>;
   /**
    * Starts `pulumi up --yes` as its own process group, as a user or a CI job runs it, so a
    * test can kill the CLI alone (`pid`) or the whole tree (`-pid`) in the middle.
@@ -195,10 +202,13 @@ export async function createE2EStack(givenName: string, options: { program?: str
     const response = await fetch(`${emulator.url}${apiPath}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
     return response.json() as Promise<Record<string, Array<{ id: string; cluster?: unknown }>>>;
   };
-  const liveIds = async () => {
+  // The fixture's own clusters are the account's, not the stack's.
+  const fixtureClusters = new Set((await api("/v2/clusters")).clusters.map((c) => c.id));
+  const liveIds = async (): Promise<LiveIds> => {
     const pods = (await api("/v2/pods")).pods.filter((p) => !p.cluster).map((p) => p.id).sort();
     const sandboxes = (await api("/v2/sandboxes")).sandboxes.map((s) => s.id).sort();
-    return { pods, sandboxes };
+    const clusters = (await api("/v2/clusters")).clusters.map((c) => c.id).filter((id) => !fixtureClusters.has(id)).sort();
+    return { pods, sandboxes, clusters };
   };
   return {
     stack,
@@ -229,7 +239,7 @@ export async function createE2EStack(givenName: string, options: { program?: str
       // which would also decrypt every secret to print it.
       const deployment = latestDeployment(path.join(scratch, "state"), name);
       const ids = (kind: string) => (deployment.resources ?? []).filter((r) => kindOf(r.type) === kind && r.id).map((r) => r.id!).sort();
-      return { pods: ids("pod"), sandboxes: ids("sandbox") };
+      return { pods: ids("pod"), sandboxes: ids("sandbox"), clusters: ids("cluster") };
     },
     liveIds,
     async cli(args) {
@@ -249,6 +259,7 @@ export async function createE2EStack(givenName: string, options: { program?: str
       await stack.setAllConfig({
         "e2e:pods": { value: JSON.stringify(spec.pods ?? {}) },
         "e2e:sandboxes": { value: JSON.stringify(spec.sandboxes ?? {}) },
+        "e2e:clusters": { value: JSON.stringify(spec.clusters ?? {}) },
         "e2e:deleteBeforeReplace": { value: JSON.stringify(spec.deleteBeforeReplace ?? []) },
       });
     },
@@ -264,7 +275,7 @@ export async function createE2EStack(givenName: string, options: { program?: str
       await control.clearFaults();
       await stack.destroy();
       const left = await liveIds();
-      if (left.pods.length + left.sandboxes.length > 0) throw new Error(`destroy left resources behind: ${JSON.stringify(left)}`);
+      if (left.pods.length + left.sandboxes.length + left.clusters.length > 0) throw new Error(`destroy left resources behind: ${JSON.stringify(left)}`);
       await control.reset();
       await control.clearRequests();
     },

@@ -17,17 +17,18 @@ interface Program {
 }
 
 /**
- * `pulumi import` of a pod and a sandbox made outside the stack (with the SDK, as someone using
+ * `pulumi import` of a pod, a sandbox and a cluster made outside the stack (with the SDK, as someone using
  * the console or the API would), through the real engine and the native plugin. The YAML host
  * writes the program that declares them; that program, as generated, previews with no changes,
  * and destroy then deletes what was imported.
  */
-describe("pulumi import of a pod and a sandbox made outside the stack", () => {
+describe("pulumi import of a pod, a sandbox and a cluster made outside the stack", () => {
   let programDir: string;
   let e2e: E2EStack;
   let client: ComputeClient;
   let podId: string;
   let sandboxId: string;
+  let clusterId: string;
   const generated: Program = { resources: {} };
 
   /** `pulumi import <type> <name> <id> --protect=false --yes`, the generated code read from --out. */
@@ -59,6 +60,14 @@ describe("pulumi import of a pod and a sandbox made outside the stack", () => {
     idleTimeoutSeconds: 900,
     labels: { team: "research" },
   };
+  const MADE_CLUSTER = {
+    name: "legacy-ray",
+    type: "RAY" as const,
+    compute: { gpuTypeId: "NVIDIA GeForce RTX 4090", gpuCountPerPod: 1, podCount: 2 },
+    image: "rayproject/ray:2.40.0-gpu",
+    disk: 40,
+    ports: ["8265/http", "22/tcp"],
+  };
 
   beforeAll(async () => {
     programDir = mkdtempSync(path.join(tmpdir(), "compute-e2e-import-program-"));
@@ -69,6 +78,7 @@ describe("pulumi import of a pod and a sandbox made outside the stack", () => {
     podId = pod.id;
     const sandbox = await client.sandboxes.create(MADE_SANDBOX);
     sandboxId = sandbox.id;
+    clusterId = (await client.clusters.create(MADE_CLUSTER)).id;
   });
   afterAll(async () => {
     await client?.close();
@@ -86,7 +96,7 @@ describe("pulumi import of a pod and a sandbox made outside the stack", () => {
     expect(code.resources!.api).toMatchObject({ type: "compute:Pod", properties: { ...rest, env: secretEnv } });
     expect(e2e.stateFilesText()).not.toContain(IMPORTED_TOKEN);
     Object.assign(generated.resources!, code.resources);
-    expect(await e2e.stateIds()).toEqual({ pods: [podId], sandboxes: [] });
+    expect(await e2e.stateIds()).toEqual({ pods: [podId], sandboxes: [], clusters: [] });
   });
 
   it("imports the sandbox by id", async () => {
@@ -96,20 +106,27 @@ describe("pulumi import of a pod and a sandbox made outside the stack", () => {
       properties: MADE_SANDBOX,
     });
     Object.assign(generated.resources!, code.resources);
-    expect(await e2e.stateIds()).toEqual({ pods: [podId], sandboxes: [sandboxId] });
+    expect(await e2e.stateIds()).toEqual({ pods: [podId], sandboxes: [sandboxId], clusters: [] });
+  });
+
+  it("imports the cluster by id, its container configuration read from its nodes", async () => {
+    const code = await importResource("compute:index:Cluster", "ray", clusterId);
+    expect(code.resources!.ray).toMatchObject({ type: "compute:Cluster", properties: MADE_CLUSTER });
+    Object.assign(generated.resources!, code.resources);
+    expect(await e2e.stateIds()).toEqual({ pods: [podId], sandboxes: [sandboxId], clusters: [clusterId] });
   });
 
   it("the program holding the generated declarations previews with no changes", async () => {
     writeFileSync(path.join(programDir, "Pulumi.yaml"), stringify({ ...PROJECT, ...generated }));
     const preview = await e2e.stack.preview();
-    expect(preview.changeSummary).toEqual({ same: 3 });
+    expect(preview.changeSummary).toEqual({ same: 4 });
   });
 
   it("an up changes nothing, and destroy deletes what was imported", async () => {
     const up = await e2e.stack.up();
-    expect(up.summary.resourceChanges).toEqual({ same: 3 });
-    expect(await e2e.liveIds()).toEqual({ pods: [podId], sandboxes: [sandboxId] });
+    expect(up.summary.resourceChanges).toEqual({ same: 4 });
+    expect(await e2e.liveIds()).toEqual({ pods: [podId], sandboxes: [sandboxId], clusters: [clusterId] });
     await e2e.stack.destroy();
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [] });
+    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
   });
 });

@@ -101,8 +101,8 @@ describe("interrupted up", () => {
   async function leaks(): Promise<{ leaked: string[]; lost: string[] }> {
     const state = await e2e.stateIds();
     const live = await e2e.liveIds();
-    const known = new Set([...state.pods, ...state.sandboxes]);
-    const existing = new Set([...live.pods, ...live.sandboxes]);
+    const known = new Set([...state.pods, ...state.sandboxes, ...state.clusters]);
+    const existing = new Set([...live.pods, ...live.sandboxes, ...live.clusters]);
     return { leaked: [...existing].filter((id) => !known.has(id)), lost: [...known].filter((id) => !existing.has(id)) };
   }
 
@@ -211,6 +211,81 @@ describe("interrupted up", () => {
     const states = again.outputs.sandboxOutputs.value as Record<string, { state: string }>;
     expect(states.s.state).toBe("RUNNING");
     expect(await leaks()).toEqual({ leaked: [], lost: [] });
+  });
+});
+
+/**
+ * The same for a cluster: its create answers at once and the wait for every node is long, so
+ * a kill after the answer, or the service down during the wait, must end with exactly one
+ * cluster, in the state, after the next `up` (the name-borne owner mark finds it again).
+ */
+describe("interrupted up of a cluster", () => {
+  let e2e: E2EStack;
+  const clusters = { c: { type: "SLURM", compute: { gpuTypeId: GPU.rtx4090, gpuCountPerPod: 1, podCount: 2 }, image: "slurm:24.05" } };
+
+  beforeAll(async () => {
+    e2e = await createE2EStack("interrupted-cluster");
+  });
+  afterEach(async () => {
+    killStarted();
+    await e2e.cancel().catch(() => undefined);
+    await e2e.cleanSlate();
+  });
+  afterAll(() => e2e?.dispose());
+
+  const clusterCreates = async () => (await e2e.control.requests()).filter((r) => r.method === "POST" && r.path === "/v2/clusters" && r.status === 201).length;
+  const untilAnswered = () => eventually("the cluster create answered by the service", async () => (await clusterCreates()) >= 1, { timeoutMs: 60_000 });
+
+  /** Exactly one cluster exists beside the fixture's, and it is the one the state holds. */
+  async function expectOneClusterInState(): Promise<void> {
+    const live = (await e2e.liveIds()).clusters;
+    expect(live).toHaveLength(1);
+    expect((await e2e.stateIds()).clusters).toEqual(live);
+  }
+
+  it("kill -9 of the whole process tree after the create was answered: the next up adopts it", async () => {
+    await e2e.declare({ clusters });
+    await e2e.control.setTimings({ podProvisioningMs: 8000, podStartingMs: 2000 });
+    const child = e2e.spawnUp();
+    await untilAnswered();
+    kill(child, "tree");
+    await sleep(500);
+    expect((await e2e.stateIds()).clusters).toEqual([]); // the kill came before the engine recorded it
+
+    await e2e.cancel().catch(() => undefined);
+    const up = await e2e.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    expect(await clusterCreates()).toBe(1); // adopted, not created again
+    await expectOneClusterInState();
+  });
+
+  it("the service down for longer than the retries during the wait: recorded, then resumed", async () => {
+    await e2e.declare({ clusters });
+    await e2e.control.setTimings({ podProvisioningMs: 6000, podStartingMs: 2000 });
+    const up = e2e.stack.up().then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    await untilAnswered();
+    await eventually(
+      "the provider polling the cluster after its create",
+      async () => {
+        const requests = await e2e.control.requests();
+        const created = requests.findIndex((r) => r.method === "POST" && r.path === "/v2/clusters");
+        return requests.slice(created + 1).some((r) => r.method === "GET" && r.path.startsWith("/v2/clusters"));
+      },
+      { timeoutMs: 60_000 },
+    );
+    await e2e.restartEmulator(() => up);
+    expect(await up).toBeInstanceOf(Error);
+    await expectOneClusterInState(); // recorded, not leaked
+
+    await e2e.control.clearRequests();
+    const again = await e2e.stack.up();
+    expect(again.summary.result).toBe("succeeded");
+    expect(await clusterCreates()).toBe(0); // resumed, not created again
+    expect((again.outputs.clusterOutputs!.value as Record<string, { status: string }>).c!.status).toBe("RUNNING");
+    await expectOneClusterInState();
   });
 });
 

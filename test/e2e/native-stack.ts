@@ -127,7 +127,7 @@ export function describeNativeStack(name: string, program: string, others: numbe
 
   it("destroy leaves nothing in the emulator", async () => {
     await stack.e2e.stack.destroy();
-    expect(await stack.e2e.liveIds()).toEqual({ pods: [], sandboxes: [] });
-    expect(await stack.e2e.stateIds()).toEqual({ pods: [], sandboxes: [] });
+    expect(await stack.e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
+    expect(await stack.e2e.stateIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
   });
 }

@@ -102,6 +102,6 @@ describe("a Python project that names its virtualenv in Pulumi.yaml, with nothin
   it("destroy leaves nothing in the emulator", async () => {
     write(pulumiYaml({ virtualenv: "venv" }));
     await e2e.stack.destroy();
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [] });
+    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
   });
 });

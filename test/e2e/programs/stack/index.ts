@@ -1,8 +1,8 @@
-// A directory program for the end-to-end suites: the stack's config says which pods and
-// sandboxes to declare (so a suite can change one field and run `up` again), and each
+// A directory program for the end-to-end suites: the stack's config says which pods,
+// sandboxes and clusters to declare (so a suite can change one field and run `up` again), and each
 // resource's interesting outputs are exported.
 import * as pulumi from "@pulumi/pulumi";
-import { Pod, Sandbox, type PodArgs, type SandboxArgs } from "pulumi-compute";
+import { Cluster, Pod, Sandbox, type ClusterArgs, type PodArgs, type SandboxArgs } from "pulumi-compute";
 
 const config = new pulumi.Config("e2e");
 const pods = config.getObject<Record<string, PodArgs>>("pods") ?? {};
@@ -37,5 +37,20 @@ for (const [name, args] of Object.entries(sandboxes)) {
     state: sandbox.state,
     appliedIdleTimeoutSeconds: sandbox.appliedIdleTimeoutSeconds,
     expiresAt: sandbox.expiresAt,
+  });
+}
+
+const clusters = config.getObject<Record<string, ClusterArgs>>("clusters") ?? {};
+export const clusterOutputs: Record<string, pulumi.Output<unknown>> = {};
+for (const [name, args] of Object.entries(clusters)) {
+  const cluster = new Cluster(name, args, { deleteBeforeReplace: deleteBeforeReplace.has(name) });
+  clusterOutputs[name] = pulumi.output({
+    id: cluster.id,
+    name: cluster.name,
+    status: cluster.status,
+    nodes: cluster.nodes,
+    primary: cluster.primary,
+    network: cluster.network,
+    costPerHour: cluster.costPerHour,
   });
 }
