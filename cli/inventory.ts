@@ -1,8 +1,10 @@
 /**
- * The account's inventory for `compute ps`: one row per pod, sandbox, network volume or
+ * The account's inventory for `compute ps`: one row per pod, cluster, sandbox, network volume or
  * serverless endpoint with what it costs and which stack owns it, and the total of what bills.
  * Pure: no requests, no printing. Volumes and endpoints report no rate (storage and workers
- * are billed, but the answers carry no price): they count as "of unknown cost".
+ * are billed, but the answers carry no price): they count as "of unknown cost". A cluster's
+ * answer carries no price either, but its members' do: a cluster row costs what its members
+ * cost, and its members are rows of their own nowhere else, so nothing is counted twice.
  *
  * Inputs are typed loosely on purpose: the public OpenAPI lets many Pod members be absent or
  * null (`gpu.count`, `env`, even `cost` on odd answers), so every member is read as optional
@@ -10,7 +12,7 @@
  * An item the SDK could not read at all (set aside by its tolerant list) still gets a row: it
  * may be billing, and a listing of what costs money must not hide it.
  */
-import { POD_ENDED_STATUSES, SANDBOX_ENDED_STATES } from "../contract";
+import { POD_ENDED_STATUSES, SANDBOX_ENDED_STATES, describeMemberStates } from "../contract";
 import { ownerOf, splitMarkedName } from "../sdk/ownership";
 
 export interface PodLike {
@@ -21,9 +23,23 @@ export interface PodLike {
   env?: Record<string, string> | null;
   gpu?: { id?: string | null; count?: number | null } | null;
   cpu?: { id?: string | null; vcpuCount?: number | null; memory?: number | null } | null;
-  cluster?: { id?: string | null } | null;
+  /** Set on a cluster member: its cluster, its rank (0 is the entry node), role and overlay address. */
+  cluster?: { id?: string | null; rank?: number | null; role?: string | null; ip?: string | null } | null;
   dataCenterId?: string | null;
   createdAt?: string | null;
+}
+
+export interface ClusterLike {
+  id?: string | null;
+  /** The service name: the program's name, then the owner mark (as a volume's). */
+  name?: string | null;
+  compute?: { gpuTypeId?: string | null; gpuCountPerPod?: number | null; podCount?: number | null } | null;
+  dataCenterId?: string | null;
+  /** The service's summary of its members by status. */
+  pods?: { total?: number | null; byStatus?: Record<string, number | null> | null } | null;
+  createdAt?: string | null;
+  /** Its member pods (`clusters.pageWithMembers()`); absent or null when they are not known. */
+  members?: PodLike[] | null;
 }
 
 export interface SandboxLike {
@@ -66,18 +82,37 @@ export interface Owner {
   key: string;
 }
 
-export interface InventoryRow {
-  kind: "pod" | "sandbox" | "volume" | "endpoint";
+/** A member pod of a cluster row: what tells the nodes apart, and what each bills. */
+export interface MemberRow {
   id: string | null;
   name: string | null;
-  /** Pod `status` or sandbox `state`. */
+  rank: number | null;
+  role: string | null;
+  /** Its address on the cluster's private overlay network. */
+  ip: string | null;
+  status: string | null;
+  costPerHr: number | null;
+  live: boolean;
+}
+
+export interface InventoryRow {
+  kind: "pod" | "cluster" | "sandbox" | "volume" | "endpoint";
+  id: string | null;
+  name: string | null;
+  /** Pod `status`, sandbox `state`, or a cluster's members by status (`3/4 RUNNING (1 STARTING)`). */
   status: string | null;
   terminationReason: string | null;
-  /** USD per hour as the service reports it (pod `cost`, sandbox `compute.costPerHr`); null when it did not. */
+  /**
+   * USD per hour as the service reports it (pod `cost`, sandbox `compute.costPerHr`, the sum of
+   * a cluster's members' `cost`); null when it did not.
+   */
   costPerHr: number | null;
-  /** Whether it may bill now: a pod not TERMINATED, a sandbox neither TERMINATED nor FAILED. */
+  /**
+   * Whether it may bill now: a pod not TERMINATED, a sandbox neither TERMINATED nor FAILED, a
+   * cluster with such a member (or whose members are unknown).
+   */
   live: boolean;
-  /** GPU or compute summary: `1x NVIDIA H100 80GB HBM3`, `cpu3c 4 vCPU`, `2 vCPU 4 GB`. */
+  /** GPU or compute summary: `1x NVIDIA H100 80GB HBM3`, `cpu3c 4 vCPU`, `2 vCPU 4 GB`, `4 × 8x NVIDIA H100 80GB HBM3`. */
   resources: string | null;
   /** Cluster id of a cluster member pod (managed through the cluster, not the pod endpoints). */
   cluster: string | null;
@@ -87,6 +122,8 @@ export interface InventoryRow {
   owner: Owner | null;
   /** Why the SDK could not read the item (then only id and name are known); null when it could. */
   unreadable: string[] | null;
+  /** A cluster's member pods in rank order; null for other kinds and when they are not known. */
+  members: MemberRow[] | null;
 }
 
 /** An item of a list answer that the SDK set aside, as `page()` reports it. */
@@ -171,6 +208,7 @@ export function podRow(pod: PodLike): InventoryRow {
     createdAt: text(pod.createdAt),
     owner: owner({ env: pod.env }),
     unreadable: null,
+    members: null,
   };
 }
 
@@ -190,6 +228,7 @@ export function sandboxRow(sandbox: SandboxLike): InventoryRow {
     createdAt: text(sandbox.createdAt),
     owner: owner({ labels: sandbox.labels }),
     unreadable: null,
+    members: null,
   };
 }
 
@@ -211,7 +250,94 @@ export function volumeRow(volume: VolumeLike): InventoryRow {
     createdAt: null,
     owner: serviceName === null ? null : owner({ name: serviceName }),
     unreadable: null,
+    members: null,
   };
+}
+
+/** A cluster member: its pod's status and rate, read as a pod row's, and its place in the cluster. */
+export function memberRow(pod: PodLike): MemberRow {
+  const { id, name, status, costPerHr, live } = podRow(pod);
+  return { id, name, rank: num(pod.cluster?.rank), role: text(pod.cluster?.role), ip: text(pod.cluster?.ip), status, costPerHr, live };
+}
+
+/** The summary's counts that are numbers: an odd answer's others are left out, not fatal. */
+function statusCounts(byStatus: unknown): Record<string, number> {
+  if (typeof byStatus !== "object" || byStatus === null) return {};
+  return Object.fromEntries(Object.entries(byStatus).filter((entry): entry is [string, number] => num(entry[1]) !== null));
+}
+
+/** `3/4 RUNNING (1 STARTING)` from the service's summary; null when the answer has none. */
+function memberStates(summary: ClusterLike["pods"]): string | null {
+  if (!summary) return null;
+  const byStatus = statusCounts(summary.byStatus);
+  const total = num(summary.total) ?? Object.values(byStatus).reduce((acc, count) => acc + count, 0);
+  return describeMemberStates(byStatus, total);
+}
+
+/**
+ * Whether a cluster may bill: while a member may, by the member list or by the summary (two
+ * reads, and a member just created or ended shows in one before the other), or while its
+ * members are unknown.
+ */
+function clusterLive(summary: ClusterLike["pods"], members: MemberRow[] | null): boolean {
+  if (members === null) return true;
+  const counted = Object.entries(statusCounts(summary?.byStatus)).some(([status, count]) => count > 0 && !ENDED_POD.has(status));
+  return counted || members.some((member) => member.live);
+}
+
+/**
+ * A cluster's rate: what its members bill, since the cluster answer carries no price. Null when
+ * no member reports a rate: the cluster is then of unknown cost, not free.
+ */
+function membersCost(members: MemberRow[] | null): number | null {
+  if (members === null || members.every((member) => member.costPerHr === null)) return null;
+  return sumOf(billingOf(members));
+}
+
+/** `4 × 8x NVIDIA H100 80GB HBM3`: nodes × GPUs per node; a count an odd answer lacks is left out. */
+function clusterResources(compute: ClusterLike["compute"]): string | null {
+  const gpu = text(compute?.gpuTypeId);
+  if (gpu === null) return null;
+  const nodes = num(compute?.podCount);
+  const perNode = num(compute?.gpuCountPerPod);
+  return `${nodes === null ? "" : `${nodes} × `}${perNode === null ? "" : `${perNode}x `}${gpu}`;
+}
+
+/**
+ * A cluster as one row: its members by status, their summed rate, its name without the owner
+ * mark (which gives the OWNER column, as for a volume), and its members beneath it.
+ */
+export function clusterRow(cluster: ClusterLike): InventoryRow {
+  const serviceName = text(cluster.name);
+  const members = Array.isArray(cluster.members) ? cluster.members.map(memberRow) : null;
+  return {
+    kind: "cluster",
+    id: text(cluster.id),
+    name: serviceName === null ? null : splitMarkedName(serviceName).name,
+    status: memberStates(cluster.pods),
+    terminationReason: null,
+    costPerHr: membersCost(members),
+    live: clusterLive(cluster.pods, members),
+    resources: clusterResources(cluster.compute),
+    cluster: null,
+    dataCenterId: text(cluster.dataCenterId),
+    createdAt: text(cluster.createdAt),
+    owner: serviceName === null ? null : owner({ name: serviceName }),
+    unreadable: null,
+    members,
+  };
+}
+
+/**
+ * The pods that are not members of a listed cluster: a member is counted in its cluster's row,
+ * so it must not be counted again as a pod, whichever list it also came in.
+ */
+export function outsideClusters<P extends PodLike>(pods: P[], clusters: ClusterLike[]): P[] {
+  const listed = new Set(clusters.map((cluster) => text(cluster.id)).filter((id) => id !== null));
+  return pods.filter((pod) => {
+    const cluster = text(pod.cluster?.id);
+    return cluster === null || !listed.has(cluster);
+  });
 }
 
 /** A serverless endpoint: its workers' range as its status, its GPU pools or CPU flavors. */
@@ -235,6 +361,7 @@ export function endpointRow(endpoint: EndpointLike): InventoryRow {
     createdAt: text(endpoint.createdAt),
     owner: owner({ env: endpoint.env }),
     unreadable: null,
+    members: null,
   };
 }
 
@@ -258,11 +385,15 @@ export function unreadableRow(kind: InventoryRow["kind"], item: SetAsideLike, li
     createdAt: null,
     owner: null,
     unreadable: item.violations,
+    members: null,
   };
 }
 
 export interface RowFilter {
-  /** Also rows that bill no more (terminated pods, terminated and failed sandboxes). */
+  /**
+   * Also rows that bill no more (terminated pods, terminated and failed sandboxes, clusters
+   * without a member that may bill), and a cluster's members that bill no more.
+   */
   all?: boolean;
   /** Only rows without an owner mark (unreadable rows included: nothing shows they have one). */
   unmanaged?: boolean;
@@ -271,31 +402,42 @@ export interface RowFilter {
 }
 
 export function selectRows(rows: InventoryRow[], filter: RowFilter): InventoryRow[] {
-  return rows.filter(
-    (row) =>
-      (filter.all || row.live) &&
-      (!filter.unmanaged || row.owner === null) &&
-      (filter.stack === undefined || (row.owner !== null && row.owner.project !== null && `${row.owner.project}/${row.owner.stack}` === filter.stack)),
-  );
+  return rows
+    .filter(
+      (row) =>
+        (filter.all || row.live) &&
+        (!filter.unmanaged || row.owner === null) &&
+        (filter.stack === undefined || (row.owner !== null && row.owner.project !== null && `${row.owner.project}/${row.owner.stack}` === filter.stack)),
+    )
+    .map((row) => (filter.all || row.members === null ? row : { ...row, members: row.members.filter((member) => member.live) }));
 }
 
 /** Rounds sums to 1/10000 of a dollar: rates are quoted to four decimals, and float sums drift. */
 const toRate = (value: number) => Math.round(value * 10000) / 10000;
 
+type Priced = { live: boolean; costPerHr: number | null };
+
+/**
+ * What bills now: a live row (or cluster member) with a rate above zero. A pod's `cost` is
+ * already 0 while it is stopped (the service's rule), so nothing else needs asking.
+ */
+function billingOf<R extends Priced>(rows: R[]): R[] {
+  return rows.filter((row) => row.live && (row.costPerHr ?? 0) > 0);
+}
+
+const sumOf = (rows: Priced[]) => toRate(rows.reduce((acc, row) => acc + (row.costPerHr ?? 0), 0));
+
 export function totalOf(rows: InventoryRow[]): InventoryTotal {
-  // A pod's `cost` is already 0 while it is stopped (the service's rule), so "billing" is
-  // simply a live row with a rate above zero.
-  const billing = rows.filter((row) => row.live && (row.costPerHr ?? 0) > 0);
+  const billing = billingOf(rows);
   const unmanaged = billing.filter((row) => row.owner === null);
-  const sum = (list: InventoryRow[]) => toRate(list.reduce((acc, row) => acc + (row.costPerHr ?? 0), 0));
-  const costPerHr = sum(billing);
+  const costPerHr = sumOf(billing);
   return {
     shown: rows.length,
     billing: billing.length,
     costPerHr,
     costPerDay: toRate(costPerHr * 24),
     unmanagedBilling: unmanaged.length,
-    unmanagedCostPerHr: sum(unmanaged),
+    unmanagedCostPerHr: sumOf(unmanaged),
     unknownCost: rows.filter((row) => row.live && row.costPerHr === null).length,
   };
 }

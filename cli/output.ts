@@ -36,7 +36,7 @@ export class Printer {
       this.line(options.empty);
       return;
     }
-    this.out.write(`${renderTable(columns.map((c) => c.header), rows.map((r) => columns.map((c) => cell(c.value(r)))), columns.map((c) => c.align ?? "left"))}\n`);
+    this.out.write(`${tableOf(rows, columns)}\n`);
   }
 
   /** One object: `label  value` lines in a table, or `data` in JSON/YAML. */
@@ -72,6 +72,11 @@ function cell(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined || value === "") return "-";
   if (typeof value === "boolean") return value ? "yes" : "no";
   return String(value);
+}
+
+/** The table text of `rows`: the header line, then each row (on several lines where a cell has line breaks); for callers that place lines themselves. */
+export function tableOf<T>(rows: T[], columns: Array<Column<T>>): string {
+  return renderTable(columns.map((c) => c.header), rows.map((r) => columns.map((c) => cell(c.value(r)))), columns.map((c) => c.align ?? "left"));
 }
 
 const BORDERLESS = {

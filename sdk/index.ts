@@ -4,7 +4,7 @@ export { ENV, SETTING_NAMES, fromStackConfig, resolveSettings, type ClientOption
 export { checkKey, type KeyCheck } from "./credentials";
 export * from "./errors";
 export type { LogStreamOptions } from "./logs";
-export { byRank, type ClusterWithMembers } from "./resources/clusters";
+export { byRank, joinMembers, type ClusterWithMembers } from "./resources/clusters";
 export {
   createClusterWithPlacement,
   createPodWithPlacement,

@@ -71,24 +71,31 @@ export class Clusters {
 
   /**
    * Every cluster with its members in two reads, whatever their number: the cluster list, and
-   * the pod list with the members in it (`includeClusterPods`), grouped by `cluster.id`.
+   * the pod list with the members in it (`includeClusterPods`), joined by `joinMembers`.
    */
   async pageWithMembers(options: { signal?: AbortSignal } = {}): Promise<{ items: ClusterWithMembers[]; setAside: SetAside[] }> {
     const [clusters, pods] = await Promise.all([this.page(options), this.pods.page({ includeClusterPods: true, signal: options.signal })]);
-    const byCluster = new Map<string, Pod[]>();
-    for (const pod of pods.items) {
-      if (!pod.cluster) continue;
-      byCluster.set(pod.cluster.id, [...(byCluster.get(pod.cluster.id) ?? []), pod]);
-    }
-    // A member the pod list could not read would make its cluster look short of a node:
-    // that cluster is set aside too, and its reader asks for it by id.
-    const unreadable = new Set(pods.setAside.map((entry) => entry.id));
-    const suspect = (cluster: Cluster) => unreadable.size > 0 && (byCluster.get(cluster.id)?.length ?? 0) < cluster.compute.podCount;
-    const items = clusters.items.filter((cluster) => !suspect(cluster)).map((cluster) => ({ ...cluster, members: byRank(byCluster.get(cluster.id) ?? []) }));
-    const setAside = [
-      ...clusters.setAside,
-      ...clusters.items.filter(suspect).map((cluster, index) => ({ index, id: cluster.id, name: cluster.name, violations: ["a member pod of this cluster could not be read from the pod list"] })),
-    ];
-    return { items, setAside };
+    return joinMembers(clusters, pods);
   }
+}
+
+/**
+ * Each cluster of a list with its members, from a pod list that includes them (grouped by
+ * `cluster.id`). A member the pod list could not read would make its cluster look short of a
+ * node: that cluster is set aside too, so its reader asks for it by id.
+ */
+export function joinMembers(clusters: { items: Cluster[]; setAside: SetAside[] }, pods: { items: Pod[]; setAside: SetAside[] }): { items: ClusterWithMembers[]; setAside: SetAside[] } {
+  const byCluster = new Map<string, Pod[]>();
+  for (const pod of pods.items) {
+    if (!pod.cluster) continue;
+    byCluster.set(pod.cluster.id, [...(byCluster.get(pod.cluster.id) ?? []), pod]);
+  }
+  const short = (cluster: Cluster) => pods.setAside.length > 0 && (byCluster.get(cluster.id)?.length ?? 0) < cluster.compute.podCount;
+  const items: ClusterWithMembers[] = [];
+  const setAside = [...clusters.setAside];
+  clusters.items.forEach((cluster, index) => {
+    if (short(cluster)) setAside.push({ index, id: cluster.id, name: cluster.name, violations: ["a member pod of this cluster could not be read from the pod list"] });
+    else items.push({ ...cluster, members: byRank(byCluster.get(cluster.id) ?? []) });
+  });
+  return { items, setAside };
 }

@@ -1,13 +1,14 @@
 /**
- * `compute ps` against the emulator: pods, sandboxes, network volumes and serverless endpoints
- * created through the API with and without owner marks (a volume's in its name, an endpoint's
- * in its env), then the rows, owners, totals and filters the built binary prints.
+ * `compute ps` against the emulator: pods, clusters, sandboxes, network volumes and serverless
+ * endpoints created through the API with and without owner marks (a volume's and a cluster's in
+ * its name, an endpoint's in its env), beside the fixture's RAY cluster, then the rows, owners,
+ * totals and filters the built binary prints.
  * Expected totals are computed here from what the API reports, never written down.
  */
 import { parse as parseYaml } from "yaml";
-import { ComputeClient, POD_OWNER_ENV, SANDBOX_OWNER_LABEL, nameWithMark, withSpec, type Pod, type Sandbox } from "../../sdk";
+import { ComputeClient, POD_OWNER_ENV, SANDBOX_OWNER_LABEL, describeMemberStates, nameWithMark, withSpec, type Pod, type Sandbox } from "../../sdk";
 import { ownerMark } from "../../sdk/ownership";
-import { podRow, sandboxRow, totalLine, totalOf } from "../../cli/inventory";
+import { clusterRow, money, outsideClusters, podRow, sandboxRow, selectRows, totalLine, totalOf, unreadableRow } from "../../cli/inventory";
 import { GPU, KEYS } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
 import { runCli, tableRows, useEmulator } from "./helpers";
@@ -25,6 +26,9 @@ function mark(project: string, stack: string, name: string, settings?: unknown):
   const first = ownerMark({ organization: "organization", project, stack, backend: "file:///state", urn: `urn:pulumi:${stack}::${project}::compute:index:Resource::${name}`, salt: "salt" });
   return settings === undefined ? first : withSpec(first, settings);
 }
+
+/** The fixture's cluster (account acct_dev), made by no stack. */
+const RAY = "clu_dev_ray";
 
 const created: Record<string, Pod | Sandbox | { id: string }> = {};
 /** Ids of the resources created with an owner mark, by `project/stack`. */
@@ -54,17 +58,25 @@ beforeAll(async () => {
   ]);
   const endpoint = (name: string, env: Record<string, string>) =>
     sdk.serverless.create({ name, type: "QUEUE", scaling: { type: "QUEUE_DELAY", queueDelay: 1 }, image: "img", gpu: { pools: ["ADA_24"] }, env });
-  const [datasets, inference, adhoc] = await Promise.all([
+  const [datasets, inference, adhoc, ring] = await Promise.all([
     sdk.networkVolumes.create({ name: nameWithMark("datasets", mark("ml", "dev", "datasets", { dataCenter: "EU-RO-1" })), dataCenter: "EU-RO-1", size: 10 }),
     endpoint("inference", { [POD_OWNER_ENV]: mark("ml", "dev", "inference") }),
     endpoint("adhoc", { HF_TOKEN: SECRET }),
+    sdk.clusters.create({
+      name: nameWithMark("ring", mark("ml", "dev", "ring", { type: "TRAINING" })),
+      type: "TRAINING",
+      compute: { gpuTypeId: GPU.a6000, gpuCountPerPod: 1, podCount: 2 },
+      image: "pytorch",
+      env: { HF_TOKEN: SECRET },
+    }),
   ]);
-  Object.assign(created, { trainer, worker, stray, lookalike, parked, gone, notebook, scratch, finished, crashed, datasets, inference, adhoc });
-  owned["ml/dev"]!.push(trainer!.id, parked!.id, gone!.id, notebook!.id, finished!.id, datasets.id, inference.id);
+  Object.assign(created, { trainer, worker, stray, lookalike, parked, gone, notebook, scratch, finished, crashed, datasets, inference, adhoc, ring });
+  owned["ml/dev"]!.push(trainer!.id, parked!.id, gone!.id, notebook!.id, finished!.id, datasets.id, inference.id, ring.id);
   owned["ml/prod"]!.push(worker!.id);
 
   await Promise.all([trainer, worker, stray, lookalike, parked, gone].map((p) => until(() => sdk.pods.get(p!.id), (x) => x.status === "RUNNING")));
   await Promise.all([notebook, scratch, finished, crashed].map((s) => until(() => sdk.sandboxes.get(s!.id), (x) => x.state === "RUNNING")));
+  await until(() => sdk.clusters.get(ring.id), (x) => x.pods.byStatus.RUNNING === 2);
   await sdk.pods.stop(parked!.id);
   await sdk.pods.delete(gone!.id);
   await sdk.sandboxes.delete(finished!.id);
@@ -84,14 +96,19 @@ interface Expected {
   unknownCost: number;
 }
 
+/** A member pod bills until it is terminated. */
+const billsNow = (pod: Pod) => pod.status !== "TERMINATED";
+
 /**
  * What `ps` should show, from the API's own answers: pods not TERMINATED (their `cost` is
- * what they bill now), sandboxes CREATING or RUNNING (they bill `compute.costPerHr`); `all`
- * adds the ended ones; `keep` narrows by id.
+ * what they bill now), clusters with such a member (they bill what those members bill; the
+ * members are no rows of their own), sandboxes CREATING or RUNNING (they bill
+ * `compute.costPerHr`); `all` adds the ended ones; `keep` narrows by id.
  */
 async function expected(options: { all?: boolean; keep?: (id: string) => boolean } = {}): Promise<Expected> {
-  const [pods, sandboxes, terminated, volumes, endpoints] = await Promise.all([
-    sdk.pods.list({ includeClusterPods: true }),
+  const [pods, clusters, sandboxes, terminated, volumes, endpoints] = await Promise.all([
+    sdk.pods.list(),
+    sdk.clusters.pageWithMembers(),
     sdk.sandboxes.list(),
     sdk.sandboxes.list({ state: "TERMINATED" }),
     sdk.networkVolumes.list(),
@@ -100,7 +117,8 @@ async function expected(options: { all?: boolean; keep?: (id: string) => boolean
   const keep = options.keep ?? (() => true);
   const marked = new Set(Object.values(owned).flat());
   const rows = [
-    ...pods.map((p) => ({ id: p.id, live: p.status !== "TERMINATED", rate: p.cost })),
+    ...pods.map((p) => ({ id: p.id, live: billsNow(p), rate: p.cost })),
+    ...clusters.items.map((c) => ({ id: c.id, live: c.members.some(billsNow), rate: c.members.filter(billsNow).reduce((acc, p) => acc + p.cost, 0) })),
     ...[...sandboxes, ...terminated].map((s) => ({ id: s.id, live: s.state === "CREATING" || s.state === "RUNNING", rate: s.compute.costPerHr })),
     // Storage and workers bill, but the answers carry no rate: live, of unknown cost.
     ...[...volumes, ...endpoints].map((v) => ({ id: v.id, live: true, rate: null as number | null })),
@@ -168,7 +186,7 @@ describe("compute ps", () => {
     expect(want.ids).not.toContain(idOf("finished"));
     expect(want.ids).not.toContain(idOf("crashed"));
 
-    const pods = new Map((await sdk.pods.list({ includeClusterPods: true })).map((p) => [p.id, p]));
+    const pods = new Map((await sdk.pods.list()).map((p) => [p.id, p]));
     const row = (name: string) => rows.get(idOf(name))!;
     expect(row("trainer")).toEqual(["pod", "trainer", idOf("trainer"), "RUNNING", row("trainer")[4], `1x ${GPU.h100}`, "ml/dev/trainer"]);
     expect(row("worker").slice(5)).toEqual(["cpu3c 4 vCPU", "ml/prod/worker"]);
@@ -182,11 +200,19 @@ describe("compute ps", () => {
     for (const name of ["trainer", "worker", "stray", "lookalike"]) expect(row(name)[4]).toMatch(/^\$\d+\.\d{2,4}$/);
     for (const name of ["trainer", "worker", "stray", "lookalike"]) expect(Number(row(name)[4]!.slice(1))).toBeCloseTo(pods.get(idOf(name))!.cost, 4);
     expect(Number(row("notebook")[4]!.slice(1))).toBeCloseTo((created.notebook as Sandbox).compute.costPerHr, 4);
-    // The fixture's cluster members bill too, and no stack of this product made them.
-    const clusterRows = [...rows.values()].filter((cells) => cells[0] === "cluster pod");
-    expect(clusterRows.map((cells) => cells[2]).sort()).toEqual([...pods.values()].filter((p) => p.cluster).map((p) => p.id).sort());
-    expect(clusterRows.length).toBeGreaterThan(0);
-    for (const cells of clusterRows) expect(cells[6]).toBe("unmanaged");
+    // A cluster is one row: its members by status, nodes × GPUs, and what its members bill;
+    // the fixture's was made by no stack of this product, `ring` by ml/dev (the mark in its name).
+    const clusters = new Map((await sdk.clusters.pageWithMembers()).items.map((c) => [c.id, c]));
+    const membersCost = (id: string) => clusters.get(id)!.members.reduce((acc, p) => acc + p.cost, 0);
+    expect(rows.get(RAY)).toEqual(["cluster", "ray-finetune", RAY, "2/2 RUNNING", rows.get(RAY)![4], `2 × 2x ${GPU.a100}`, "unmanaged"]);
+    expect(row("ring")).toEqual(["cluster", "ring", idOf("ring"), "2/2 RUNNING", row("ring")[4], `2 × 1x ${GPU.a6000}`, "ml/dev/ring"]);
+    for (const id of [RAY, idOf("ring")]) expect(Number(rows.get(id)![4]!.slice(1))).toBeCloseTo(membersCost(id), 4);
+    expect(membersCost(RAY)).toBeGreaterThan(0);
+    // Their members are counted there, and only there.
+    const memberIds = [...clusters.values()].flatMap((c) => c.members.map((p) => p.id));
+    expect(memberIds).toHaveLength(4);
+    for (const id of memberIds) expect(rows.has(id)).toBe(false);
+    expect(r.stdout).not.toContain("cluster pod");
     // A volume shows the program's name (the mark in its name gives the owner); an endpoint its workers.
     expect(row("datasets")).toEqual(["volume", "datasets", idOf("datasets"), "-", "-", "10 GB STANDARD", "ml/dev/datasets"]);
     expect(row("inference")).toEqual(["endpoint", "inference", idOf("inference"), "0-3 workers", "-", "1x ADA_24", "ml/dev/inference"]);
@@ -220,7 +246,8 @@ describe("compute ps", () => {
     const marked = new Set(Object.values(owned).flat());
     const want = await expected({ keep: (id) => !marked.has(id) });
     expect([...rows.keys()].sort()).toEqual(want.ids);
-    expect([...rows.keys()]).toEqual(expect.arrayContaining([idOf("stray"), idOf("lookalike"), idOf("scratch")]));
+    expect([...rows.keys()]).toEqual(expect.arrayContaining([idOf("stray"), idOf("lookalike"), idOf("scratch"), RAY]));
+    expect(rows.has(idOf("ring"))).toBe(false);
     for (const cells of rows.values()) expect(cells[6]).toBe("unmanaged");
     expectTotal(total, want);
     expect(total.unmanagedBilling).toBe(total.billing);
@@ -241,19 +268,42 @@ describe("compute ps", () => {
       expect(total.unmanagedBilling).toBe(0);
     }
     expect(parseTable(dev.stdout).rows.has(idOf("parked"))).toBe(true);
+    expect(parseTable(dev.stdout).rows.get(idOf("ring"))![0]).toBe("cluster");
     expect(parseTable(devAll.stdout).rows.has(idOf("finished"))).toBe(true);
     expect([...parseTable(prod.stdout).rows.keys()]).toEqual([idOf("worker")]);
   });
 
-  test.concurrent("--json: pods, sandboxes and total, machine-readable, and no env value of any pod", async () => {
+  test.concurrent("--json: pods, clusters with their members, sandboxes and total, machine-readable, and no env value of any pod", async () => {
     const r = await emu.run(["ps", "--json"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
     type Rows = Array<Record<string, unknown>>;
-    const out = JSON.parse(r.stdout) as { pods: Rows; sandboxes: Rows; volumes: Rows; endpoints: Rows; total: Record<string, number> };
-    expect(Object.keys(out).sort()).toEqual(["endpoints", "pods", "sandboxes", "total", "volumes"]);
+    const out = JSON.parse(r.stdout) as { pods: Rows; clusters: Rows; sandboxes: Rows; volumes: Rows; endpoints: Rows; total: Record<string, number> };
+    expect(Object.keys(out)).toEqual(["pods", "clusters", "sandboxes", "volumes", "endpoints", "total"]);
     const want = await expected();
-    expect([...out.pods, ...out.sandboxes, ...out.volumes, ...out.endpoints].map((row) => row.id).sort()).toEqual(want.ids);
+    expect([...out.pods, ...out.clusters, ...out.sandboxes, ...out.volumes, ...out.endpoints].map((row) => row.id).sort()).toEqual(want.ids);
+    expect(out.pods.every((row) => row.members === null)).toBe(true);
+
+    // Members ride under their cluster, in rank order, without `--members`.
+    const ray = (await sdk.clusters.pageWithMembers()).items.find((c) => c.id === RAY)!;
+    expect(out.clusters.find((row) => row.id === RAY)).toEqual({
+      kind: "cluster",
+      id: RAY,
+      name: "ray-finetune",
+      status: describeMemberStates(ray.pods.byStatus, ray.pods.total),
+      terminationReason: null,
+      costPerHr: ray.members.reduce((acc, p) => acc + p.cost, 0),
+      live: true,
+      resources: `2 × 2x ${GPU.a100}`,
+      cluster: null,
+      dataCenterId: ray.dataCenterId,
+      createdAt: ray.createdAt,
+      owner: null,
+      unreadable: null,
+      members: ray.members.map((p) => ({ id: p.id, name: p.name, rank: p.cluster!.rank, role: p.cluster!.role, ip: p.cluster!.ip, status: p.status, costPerHr: p.cost, live: true })),
+    });
+    expect(ray.members.map((p) => [p.id, p.cluster!.rank, p.cluster!.role])).toEqual([["pod_ray_head", 0, "RAY_HEAD"], ["pod_ray_worker1", 1, "RAY_WORKER"]]);
+    expect(out.clusters.find((row) => row.id === idOf("ring"))).toMatchObject({ name: "ring", owner: { label: "ml/dev/ring", project: "ml", stack: "dev", name: "ring" } });
     expect(out.endpoints.find((row) => row.id === idOf("inference"))).toMatchObject({ owner: { label: "ml/dev/inference" }, costPerHr: null });
     expect(out.pods.every((row) => row.kind === "pod") && out.sandboxes.every((row) => row.kind === "sandbox")).toBe(true);
 
@@ -276,6 +326,39 @@ describe("compute ps", () => {
     expect(r.stdout).not.toContain(SECRET);
   });
 
+  test.concurrent("--members prints each cluster's members beneath its row: rank, role, pod, overlay IP, status, $/hr", async () => {
+    const [r, plain, json, jsonMembers] = await Promise.all([emu.run(["ps", "--members"]), emu.run(["ps"]), emu.run(["ps", "--json"]), emu.run(["ps", "--json", "--members"])]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+    const lines = r.stdout.trimEnd().split("\n");
+    const clusters = (await sdk.clusters.pageWithMembers()).items;
+    expect(clusters.map((c) => c.id).sort()).toEqual([RAY, idOf("ring")].sort());
+    for (const cluster of clusters) {
+      const at = lines.findIndex((line) => line.split(/\s{2,}/)[2] === cluster.id);
+      expect(lines[at]).toMatch(/^cluster /);
+      expect(lines[at + 1]).toMatch(/^ {2}RANK +ROLE +POD +IP +STATUS +\$\/HR$/);
+      const members = lines.slice(at + 2, at + 2 + cluster.members.length);
+      expect(tableRows(members.join("\n"))).toEqual(cluster.members.map((p) => [String(p.cluster!.rank ?? "-"), p.cluster!.role ?? "-", p.id, p.cluster!.ip ?? "-", p.status, money(p.cost)]));
+      // Beneath its own row only: the next line is a row or the total again.
+      expect(lines[at + 2 + cluster.members.length]).toMatch(/^\S/);
+    }
+    expect(lines.filter((line) => line.startsWith("  ")).length).toBe(clusters.reduce((acc, c) => acc + 1 + c.members.length, 0));
+    // The rest is the table without them, total included.
+    expect(lines.filter((line) => !line.startsWith("  ")).join("\n")).toBe(plain.stdout.trimEnd());
+    // JSON always carries the members.
+    expect(JSON.parse(jsonMembers.stdout)).toEqual(JSON.parse(json.stdout));
+  });
+
+  test.concurrent("--members with a filter: a stack's own cluster, with its members", async () => {
+    const r = await emu.run(["ps", "--members", "--stack", "ml/dev"]);
+    expect(r.code).toBe(0);
+    const ring = await sdk.clusters.withMembers(idOf("ring"));
+    const beneath = r.stdout.split("\n").filter((line) => line.startsWith("  "));
+    expect(beneath.slice(1).map((line) => line.trim().split(/\s{2,}/)[2])).toEqual(ring.members.map((p) => p.id));
+    expect(ring.members.map((p) => p.cluster!.rank)).toEqual([0, 1]);
+    expect(r.stdout).not.toContain(RAY);
+  });
+
   test.concurrent("--output yaml carries the same data as JSON", async () => {
     const [yaml, json] = await Promise.all([emu.run(["ps", "-o", "yaml", "--stack", "ml/dev"]), emu.run(["ps", "--json", "--stack", "ml/dev"])]);
     expect(yaml.code).toBe(0);
@@ -284,9 +367,10 @@ describe("compute ps", () => {
 
   test.concurrent("nothing to show: one sentence in a table, empty lists and a zero total in JSON", async () => {
     const [table, json] = await Promise.all([emu.run(["ps", "--stack", "nobody/none"]), emu.run(["ps", "--stack", "nobody/none", "--json"])]);
-    expect(table).toEqual({ code: 0, stdout: "No pods, sandboxes, volumes or endpoints found.\n", stderr: "" });
+    expect(table).toEqual({ code: 0, stdout: "No pods, clusters, sandboxes, volumes or endpoints found.\n", stderr: "" });
     expect(JSON.parse(json.stdout)).toEqual({
       pods: [],
+      clusters: [],
       sandboxes: [],
       volumes: [],
       endpoints: [],
@@ -296,12 +380,34 @@ describe("compute ps", () => {
 
   test.concurrent("a key that may not read endpoints still lists what bills by the hour, and says what it left out", async () => {
     const key = "cs_ps_no_serverless_1";
-    await emu.control.issueApiKey(key, { userId: "user_dev", accountId: "acct_dev", scopes: ["pods", "sandboxes", "network-volumes"] });
+    await emu.control.issueApiKey(key, { userId: "user_dev", accountId: "acct_dev", scopes: ["pods", "sandboxes", "network-volumes", "clusters"] });
     const r = await emu.run(["ps"], { COMPUTE_API_KEY: key });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("(serverless endpoints not listed: this API key may not read them)\n");
     expect(r.stdout).toContain(idOf("trainer"));
     expect(r.stdout).not.toContain(idOf("inference"));
+  });
+
+  test.concurrent("a key that may not read clusters still lists the rest, says so, and lists the members that bill as cluster pods", async () => {
+    const [noClusters, podsOnly] = ["cs_ps_no_clusters_1", "cs_ps_pods_only_1"];
+    await emu.control.issueApiKey(noClusters, { userId: "user_dev", accountId: "acct_dev", scopes: ["pods", "sandboxes", "network-volumes", "serverless"] });
+    await emu.control.issueApiKey(podsOnly, { userId: "user_dev", accountId: "acct_dev", scopes: ["pods", "sandboxes"] });
+    const [r, narrow, json] = await Promise.all([
+      emu.run(["ps", "--members"], { COMPUTE_API_KEY: noClusters }),
+      emu.run(["ps"], { COMPUTE_API_KEY: podsOnly }),
+      emu.run(["ps", "--json"], { COMPUTE_API_KEY: noClusters }),
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("(clusters not listed: this API key may not read them)\n");
+    expect(r.stdout).toContain(idOf("trainer"));
+    expect(r.stdout).toContain(idOf("inference"));
+    // The nodes still bill: each is a `cluster pod` row, and the total counts it.
+    expect(r.stdout).toContain("pod_ray_head");
+    expect(r.stdout).toMatch(/cluster pod/);
+    const members = (JSON.parse(json.stdout) as { pods: Array<{ id: string; cluster: string | null }> }).pods.filter((p) => p.cluster !== null);
+    expect(members.map((p) => p.id)).toEqual(expect.arrayContaining(["pod_ray_head", "pod_ray_worker1"]));
+    expect(narrow.stderr).toBe("(clusters, network volumes and serverless endpoints not listed: this API key may not read them)\n");
+    expect(narrow.stdout).toContain(idOf("trainer"));
   });
 
   test.concurrent("a refused list fails the command (exit 1, nothing on stdout)", async () => {
@@ -316,7 +422,8 @@ describe("compute ps", () => {
     const r = await emu.run(["ps"], { COMPUTE_API_KEY: "cs_wrong_key_5f3a9c" });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^error: GET \/v2\/(pods|sandboxes) failed with 401 /);
+    // Every list is refused; whichever answer comes first is reported.
+    expect(r.stderr).toMatch(/^error: GET \/v2\/(pods|clusters|sandboxes|network-volumes|serverless) failed with 401 /);
     expect(r.stderr).toContain("hint: check the API key");
     expect(r.stderr).not.toContain("cs_wrong_key_5f3a9c");
   });
@@ -364,6 +471,122 @@ describe("rows from sparse answers", () => {
   });
 });
 
+/**
+ * Cluster rows from plain answers: a cluster is one row that bills what its members bill, with
+ * its owner in its name, and answers missing any member give `null`s, never an exception.
+ */
+describe("cluster rows", () => {
+  const member = (rank: number, status: string, cost: number | null, extra: Record<string, unknown> = {}) => ({
+    id: `pod_${rank}`,
+    name: `train-${rank}`,
+    status,
+    cost,
+    cluster: { id: "clu_1", rank, role: rank === 0 ? "RAY_HEAD" : "RAY_WORKER", ip: `10.65.0.${rank + 2}` },
+    ...extra,
+  });
+  const markedName = nameWithMark("train", mark("ml", "dev", "train", { type: "RAY" }));
+  const cluster = {
+    id: "clu_1",
+    name: markedName,
+    type: "RAY",
+    compute: { gpuTypeId: GPU.h100, gpuCountPerPod: 8, podCount: 4 },
+    dataCenterId: "US-TX-3",
+    pods: { total: 4, byStatus: { RUNNING: 3, STARTING: 1 } },
+    createdAt: "2026-01-01T00:00:00Z",
+    members: [member(0, "RUNNING", 23.92), member(1, "RUNNING", 23.92), member(2, "RUNNING", 23.92), member(3, "STARTING", 23.92)],
+  };
+
+  test("one row: members by status, nodes × GPUs, the members' summed rate, the owner from the name", () => {
+    const row = clusterRow(cluster);
+    expect(row).toEqual({
+      kind: "cluster",
+      id: "clu_1",
+      name: "train",
+      status: describeMemberStates({ RUNNING: 3, STARTING: 1 }, 4),
+      terminationReason: null,
+      costPerHr: 95.68,
+      live: true,
+      resources: `4 × 8x ${GPU.h100}`,
+      cluster: null,
+      dataCenterId: "US-TX-3",
+      createdAt: "2026-01-01T00:00:00Z",
+      owner: { label: "ml/dev/train", project: "ml", stack: "dev", name: "train", key: expect.any(String) },
+      unreadable: null,
+      members: cluster.members.map((pod) => ({ id: pod.id, name: pod.name, rank: pod.cluster.rank, role: pod.cluster.role, ip: pod.cluster.ip, status: pod.status, costPerHr: 23.92, live: true })),
+    });
+    expect(row.status).toBe("3/4 RUNNING (1 STARTING)");
+    // Counted once, as one row; owned, so not in the unmanaged sums.
+    expect(totalOf([row])).toEqual({ shown: 1, billing: 1, costPerHr: 95.68, costPerDay: 2296.32, unmanagedBilling: 0, unmanagedCostPerHr: 0, unknownCost: 0 });
+    expect(selectRows([row], { stack: "ml/dev" })).toHaveLength(1);
+    expect(selectRows([row], { stack: "ml/prod" })).toHaveLength(0);
+    expect(selectRows([row], { unmanaged: true })).toHaveLength(0);
+  });
+
+  test("a name without a mark is unmanaged and shown whole", () => {
+    const row = clusterRow({ ...cluster, name: "ray-finetune" });
+    expect({ name: row.name, owner: row.owner }).toEqual({ name: "ray-finetune", owner: null });
+    expect(totalOf([row])).toMatchObject({ unmanagedBilling: 1, unmanagedCostPerHr: 95.68 });
+  });
+
+  test("odd answers: no pods summary, nulls, an unknown status, counts missing from compute", () => {
+    const bare = clusterRow({ id: "clu_2", name: null, compute: null, pods: null, members: null });
+    expect(bare).toMatchObject({ name: null, status: null, resources: null, costPerHr: null, owner: null, live: true, members: null, dataCenterId: null, createdAt: null });
+    // Members unknown: it may bill, at a rate nobody reported.
+    expect(totalOf([bare])).toMatchObject({ billing: 0, unknownCost: 1 });
+    expect(clusterRow({}).kind).toBe("cluster");
+
+    const odd = clusterRow({
+      id: "clu_3",
+      compute: { gpuTypeId: GPU.a100, gpuCountPerPod: null, podCount: 2 },
+      pods: { total: null, byStatus: { RUNNING: 1, SLEEPING: 1, ERROR: null } },
+      members: [member(0, "RUNNING", 1.74), member(1, "SLEEPING", null, { cluster: null })],
+    });
+    expect(odd.status).toBe(describeMemberStates({ RUNNING: 1, SLEEPING: 1 }, 2));
+    expect(odd.resources).toBe(`2 × ${GPU.a100}`);
+    expect(odd.costPerHr).toBe(1.74);
+    expect(odd.members![1]).toEqual({ id: "pod_1", name: "train-1", rank: null, role: null, ip: null, status: "SLEEPING", costPerHr: null, live: true });
+    expect(clusterRow({ compute: { gpuTypeId: GPU.a100, gpuCountPerPod: 2 } }).resources).toBe(`2x ${GPU.a100}`);
+    expect(clusterRow({ pods: { total: 2 } }).status).toBe(describeMemberStates({}, 2));
+    expect(clusterRow({ pods: { byStatus: "RUNNING" as unknown as Record<string, number> } }).status).toBe(describeMemberStates({}, 0));
+  });
+
+  test("its rate: what its live members bill; null only when no member reports one", () => {
+    const costs = (...members: Array<ReturnType<typeof member>>) => clusterRow({ ...cluster, members }).costPerHr;
+    expect(costs(member(0, "RUNNING", 2), member(1, "RUNNING", null))).toBe(2);
+    expect(costs(member(0, "RUNNING", null), member(1, "RUNNING", null))).toBeNull();
+    expect(costs()).toBeNull();
+    // A member that bills no more adds nothing, whatever it reports.
+    expect(costs(member(0, "RUNNING", 2), member(1, "TERMINATED", 2))).toBe(2);
+    expect(costs(member(0, "EXITED", 0), member(1, "EXITED", 0))).toBe(0);
+  });
+
+  test("live while a member may bill, by the member list or by the summary; --all adds the rest, members too", () => {
+    const ended = clusterRow({ ...cluster, pods: { total: 2, byStatus: { TERMINATED: 2 } }, members: [member(0, "TERMINATED", 0), member(1, "TERMINATED", 0)] });
+    expect(ended.live).toBe(false);
+    expect(clusterRow({ ...cluster, pods: { total: 0, byStatus: {} }, members: [] }).live).toBe(false);
+    // The summary was read after the member list: a member just created is in it only.
+    expect(clusterRow({ ...cluster, pods: { total: 1, byStatus: { PROVISIONING: 1 } }, members: [] }).live).toBe(true);
+    expect(clusterRow({ ...cluster, pods: null, members: [member(0, "EXITED", 0)] }).live).toBe(true);
+
+    const partly = clusterRow({ ...cluster, pods: { total: 2, byStatus: { RUNNING: 1, TERMINATED: 1 } }, members: [member(0, "RUNNING", 2), member(1, "TERMINATED", 0)] });
+    expect(selectRows([ended, partly], {}).map((row) => [row.id, row.members!.map((m) => m.id)])).toEqual([["clu_1", ["pod_0"]]]);
+    expect(selectRows([ended, partly], { all: true }).map((row) => row.members!.map((m) => m.id))).toEqual([["pod_0", "pod_1"], ["pod_0", "pod_1"]]);
+    expect(totalOf(selectRows([ended, partly], { all: true }))).toMatchObject({ shown: 2, billing: 1, costPerHr: 2 });
+  });
+
+  test("a member pod that a pod list carries anyway is counted in its cluster only", () => {
+    const pods = [{ id: "solo" }, member(0, "RUNNING", 1), { id: "elsewhere", cluster: { id: "clu_unlisted" } }, { id: "odd", cluster: { id: null } }];
+    expect(outsideClusters(pods, [cluster, { id: null }]).map((pod) => pod.id)).toEqual(["solo", "elsewhere", "odd"]);
+    expect(outsideClusters(pods, []).map((pod) => pod.id)).toEqual(["solo", "pod_0", "elsewhere", "odd"]);
+  });
+
+  test("a cluster the SDK set aside: listed, of unknown cost, members unknown", () => {
+    const row = unreadableRow("cluster", { id: "clu_4", name: "bad", violations: ["a member pod of this cluster could not be read from the pod list"] });
+    expect(row).toMatchObject({ kind: "cluster", live: true, costPerHr: null, members: null, owner: null });
+    expect(totalOf([row]).unknownCost).toBe(1);
+  });
+});
+
 /** The same command against an emulator answering as the public OpenAPI describes (nulls, fewer members). */
 describe("compute ps against public-shaped answers", () => {
   const pub = useEmulator({ shape: "public" });
@@ -389,18 +612,26 @@ describe("compute ps against public-shaped answers", () => {
     const out = JSON.parse(r.stdout) as { pods: Array<Record<string, unknown>>; total: Record<string, number> };
     expect(out.pods.find((row) => row.id === gpuPod.id)).toMatchObject({ resources: `1x ${GPU.l4}`, costPerHr: gpuPod.cost, owner: { label: "web/prod/l4" } });
     expect(out.pods.find((row) => row.id === cpuPod.id)).toMatchObject({ resources: "cpu3c 2 vCPU", costPerHr: cpuPod.cost, owner: null });
-    const [pods, volumes, endpoints] = await Promise.all([client.pods.list({ includeClusterPods: true }), client.networkVolumes.list(), client.serverless.list()]);
-    const billing = pods.filter((p) => p.status !== "TERMINATED" && p.cost > 0);
+    const [pods, clusters, volumes, endpoints] = await Promise.all([client.pods.list(), client.clusters.pageWithMembers(), client.networkVolumes.list(), client.serverless.list()]);
+    // Every pod here bills (none is terminated), and a cluster bills what its members bill.
+    const rates = [...pods.map((p) => p.cost), ...clusters.items.map((c) => c.members.reduce((acc, p) => acc + p.cost, 0))];
     const unpriced = volumes.length + endpoints.length;
-    expect(out.total).toMatchObject({ shown: pods.length + unpriced, billing: billing.length, unknownCost: unpriced });
-    expect(out.total.costPerHr).toBeCloseTo(billing.reduce((acc, p) => acc + p.cost, 0), 4);
+    expect(clusters.items.length).toBeGreaterThan(0);
+    expect(out.total).toMatchObject({ shown: rates.length + unpriced, billing: rates.filter((rate) => rate > 0).length, unknownCost: unpriced });
+    expect(out.total.costPerHr).toBeCloseTo(rates.reduce((acc, rate) => acc + rate, 0), 4);
   });
 
   test("a pod the SDK cannot read is listed as unreadable, of unknown cost, with the reason on stderr", async () => {
     // A list answer with one pod as sparse as the public document allows, and one without `cost`.
     const sparse = { id: "pod-min", name: "minimal", status: "RUNNING", image: "img", args: "", disk: 10, cost: 0.44, locked: false, createdAt: "2026-01-01T00:00:00Z", gpu: { id: "NVIDIA L4" }, env: null, dataCenterId: null };
     const odd = { id: "pod-odd", name: "no-cost", status: "RUNNING", image: "img", args: "", disk: 10, locked: false, createdAt: "2026-01-01T00:00:00Z" };
-    await pub.control.addFault({ method: "GET", path: "/v2/pods", status: 200, body: { pods: [sparse, odd] }, times: 2 });
+    // The fault answers both pod lists of a run (the service's, and the one the members are read
+    // from): it carries the cluster members, whose cluster is then still whole, and so shows that
+    // a member in the plain pod list is counted in its cluster only.
+    const answer = (await fetch(`${pub.url}/v2/pods?includeClusterPods=true`, { headers: { authorization: `Bearer ${pub.apiKey}` } }).then((res) => res.json())) as { pods: Array<{ id: string; cluster?: unknown }> };
+    const members = answer.pods.filter((pod) => pod.cluster);
+    expect(members.length).toBeGreaterThan(0);
+    await pub.control.addFault({ method: "GET", path: "/v2/pods", status: 200, body: { pods: [sparse, odd, ...members] }, times: 4 });
 
     const table = await pub.run(["ps"]);
     expect(table.code).toBe(0);
@@ -408,6 +639,8 @@ describe("compute ps against public-shaped answers", () => {
     const rows = new Map(tableRows(lines.slice(0, -1).join("\n")).slice(1).map((row) => [row[2]!, row]));
     expect(rows.get("pod-min")).toEqual(["pod", "minimal", "pod-min", "RUNNING", "$0.44", "1x NVIDIA L4", "unmanaged"]);
     expect(rows.get("pod-odd")).toEqual(["pod", "no-cost", "pod-odd", "unreadable", "-", "-", "unknown"]);
+    expect(rows.get(RAY)![0]).toBe("cluster");
+    for (const member of members) expect(rows.has(member.id)).toBe(false);
     const unpriced = (await client.networkVolumes.list()).length + (await client.serverless.list()).length;
     expect(lines[lines.length - 1]).toMatch(new RegExp(`, ${1 + unpriced} of unknown cost \\(not counted\\)$`));
     expect(table.stderr).toBe('(pod pod-odd "no-cost" could not be read, so its status, cost and owner are unknown: pods[1].cost: is required)\n');
