@@ -8,9 +8,8 @@ import { generateKeyPairSync } from "node:crypto";
 import { ComputeClient, fingerprintOf, markOfKey, nameWithMark, ownerMark, splitMarkedName, withSpec } from "../../sdk";
 import { SshKeySet } from "../../sdk/ssh-keys";
 import { Templates } from "../../sdk/resources/templates";
-import { setProgressSink } from "../../provider/runtime/progress";
 import { startNewRun } from "../../provider/runtime/shared-reads";
-import { PROVIDER_TEXT, recorded, runtime, useProvider } from "./helpers";
+import { PROVIDER_TEXT, printed, recorded, runtime, useProvider } from "./helpers";
 
 const env = useProvider({ resetBeforeEach: true });
 let api: ComputeClient;
@@ -18,17 +17,6 @@ beforeAll(() => {
   api = new ComputeClient({ baseUrl: env.url, apiKey: env.apiKey, env: {} });
 });
 afterAll(() => api?.close());
-
-/** Progress lines printed while `run` runs. */
-async function printed<T>(run: () => Promise<T>): Promise<{ value: T; lines: string[] }> {
-  const lines: string[] = [];
-  setProgressSink((line) => lines.push(line));
-  try {
-    return { value: await run(), lines };
-  } finally {
-    setProgressSink((line) => console.log(line));
-  }
-}
 
 /** The mark the resource classes give a resource of this stack. */
 const markFor = (name: string, type: string) =>

@@ -5,6 +5,7 @@
  */
 import { EmulatorControl, startEmulator } from "../../emulator";
 import * as runtime from "../../provider/runtime";
+import { setProgressSink } from "../../provider/runtime/progress";
 import { useStarted } from "../helpers/suite";
 
 export const PROVIDER_TEXT = "exports.handler = () => ({}) /* stands in for the serialized provider */";
@@ -45,6 +46,17 @@ export async function checked(kind: "pod" | "sandbox", args: Record<string, unkn
 /** Outputs as the engine records them (the host adds __provider). */
 export function recorded(outs: Record<string, unknown>): Record<string, any> {
   return { ...outs, __provider: PROVIDER_TEXT };
+}
+
+/** What `run` resolves with, and the progress lines the provider printed meanwhile. */
+export async function printed<T>(run: () => Promise<T>): Promise<{ value: T; lines: string[] }> {
+  const lines: string[] = [];
+  setProgressSink((line) => lines.push(line));
+  try {
+    return { value: await run(), lines };
+  } finally {
+    setProgressSink((line) => console.log(line));
+  }
 }
 
 export { runtime };
