@@ -123,6 +123,12 @@ export interface States<Live> {
   progress?(live: Live): string;
   ended: ReadonlySet<string>;
   clutter?: ReadonlySet<string>;
+  /**
+   * Alive but never to be ready again (a cluster with a failed node: the service cannot start a
+   * member again). Unlike an ended state it still bills, so refresh keeps it; like one, a create
+   * never adopts it (it goes with the strays) and a recorded one is replaced at the next `up`.
+   */
+  broken?: ReadonlySet<string>;
 }
 
 /** A wait, as data: the state wanted, the ones passed through on the way, the ones that fail it. */

@@ -90,7 +90,8 @@ export interface Found<T> {
 /**
  * Before a create: what an interrupted create of `mark` made, if anything. Live resources of
  * the definition's family are candidates to adopt; ended ones that still list (its `clutter`
- * states, a FAILED sandbox) are the account's clutter, terminated with the strays.
+ * states, a FAILED sandbox) and broken ones (a cluster with a failed node) are the account's
+ * clutter, terminated with the strays.
  */
 export async function findLeftBehind<T extends Marked>(definition: ResourceDefinition<any, T>, api: ComputeClient, name: string, mark: string): Promise<Found<T>> {
   const { kind, states, owner } = definition;
@@ -98,9 +99,11 @@ export async function findLeftBehind<T extends Marked>(definition: ResourceDefin
   const page = await forRun(api, `adoption:${kind}`, () => family.page());
   refuseOverUnreadable(kind, name, page.setAside);
   const wanted = owner.compact?.(mark) ?? mark;
-  const usable = leftBehind(page.items.filter((item) => !states.ended.has(states.of(item))), owner.read, wanted);
-
-  const clutter = leftBehind(page.items.filter((item) => states.clutter?.has(states.of(item)) ?? false), owner.read, wanted);
+  const broken = (item: T) => states.broken?.has(states.of(item)) ?? false;
+  const usable = leftBehind(page.items.filter((item) => !states.ended.has(states.of(item)) && !broken(item)), owner.read, wanted);
+  // A broken one can never become ready: it is cleared away with the strays, never adopted.
+  const clutter = leftBehind(page.items.filter((item) => (states.clutter?.has(states.of(item)) ?? false) || broken(item)), owner.read, wanted);
+  let brokeSince: T | undefined;
   if (usable.adopt) {
     // The list is the run's (taken at its first create): the resource may have ended or gone
     // since (an idle timeout, a delete-first replacement). Adopt it only as it is now.
@@ -108,13 +111,16 @@ export async function findLeftBehind<T extends Marked>(definition: ResourceDefin
       if (error instanceof NotFoundError) return undefined;
       throw error;
     });
-    if (now && !states.ended.has(states.of(now))) {
+    if (now && !states.ended.has(states.of(now)) && !broken(now)) {
       usable.adopt = now;
       registry(ADOPTED).add(now.id);
       report(kind, name, `adopted ${kind} ${now.id}, which an interrupted run created for this resource`);
-    } else usable.adopt = undefined;
+    } else {
+      if (now && broken(now)) brokeSince = now;
+      usable.adopt = undefined;
+    }
   }
-  const strays = [...usable.strays, ...(clutter.adopt ? [clutter.adopt] : []), ...clutter.strays];
+  const strays = [...usable.strays, ...(clutter.adopt ? [clutter.adopt] : []), ...clutter.strays, ...(brokeSince ? [brokeSince] : [])];
   return {
     adopted: usable.adopt,
     settle: async () => {

@@ -116,9 +116,10 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
   async function diff(id: string, olds: Props, news: Props) {
     const inputs = withoutProvider(news) as Inputs;
     const result = definition.diff ? definition.diff(olds, inputs) : defaultDiff(definition.inputs, olds, inputs);
-    // Recorded as ended (a failed start, or a change that ended it): it cannot be brought
-    // back in place, so the next `up` replaces it.
-    if (definition.states.ended.has(String(olds[definition.states.output]))) result.replaces.push(definition.states.output);
+    // Recorded as ended or broken (a failed start, or a change that ended it): it cannot be
+    // brought back in place, so the next `up` replaces it.
+    const recordedState = String(olds[definition.states.output]);
+    if (definition.states.ended.has(recordedState) || definition.states.broken?.has(recordedState)) result.replaces.push(definition.states.output);
     // The replacement's create must never take this resource (see adoption.ts).
     if (result.replaces.length > 0) markReplacing(id);
     await definition.previewDiff?.(id, olds, inputs, result);

@@ -5,6 +5,7 @@
  */
 import { createOnce, type HttpCore } from "../http";
 import { Cluster, ListClustersResponse, ListPodsResponse, type CreateClusterRequest, type Pod, type SetAside } from "../../contract";
+import { ResponseValidationError } from "../errors";
 import type { Pods } from "./pods";
 import { assertValid, createClusterRequestViolations } from "../validate";
 
@@ -57,9 +58,14 @@ export class Clusters {
     await this.http.request({ method: "DELETE", path: `/v2/clusters/${encodeURIComponent(id)}`, signal: options.signal });
   }
 
-  /** The member pods, in rank order. */
+  /**
+   * The member pods, in rank order. A member that cannot be read fails the read with its
+   * violations: a cluster shown without one of its nodes would look short of it, or ready.
+   */
   async members(id: string, options: { signal?: AbortSignal } = {}): Promise<Pod[]> {
-    const response = await this.http.request({ method: "GET", path: `/v2/clusters/${encodeURIComponent(id)}/pods`, schema: ListPodsResponse, signal: options.signal });
+    const path = `/v2/clusters/${encodeURIComponent(id)}/pods`;
+    const response = await this.http.request({ method: "GET", path, schema: ListPodsResponse, signal: options.signal });
+    if (response.setAside.length > 0) throw new ResponseValidationError({ method: "GET", path }, response.setAside.flatMap((item) => item.violations));
     return byRank(response.pods);
   }
 
@@ -90,7 +96,9 @@ export function joinMembers(clusters: { items: Cluster[]; setAside: SetAside[] }
     if (!pod.cluster) continue;
     byCluster.set(pod.cluster.id, [...(byCluster.get(pod.cluster.id) ?? []), pod]);
   }
-  const short = (cluster: Cluster) => pods.setAside.length > 0 && (byCluster.get(cluster.id)?.length ?? 0) < cluster.compute.podCount;
+  // Short of what the service counts as provisioned (`pods.total`), not of `podCount`: a cluster
+  // still placing its nodes is not suspect.
+  const short = (cluster: Cluster) => pods.setAside.length > 0 && (byCluster.get(cluster.id)?.length ?? 0) < cluster.pods.total;
   const items: ClusterWithMembers[] = [];
   const setAside = [...clusters.setAside];
   clusters.items.forEach((cluster, index) => {

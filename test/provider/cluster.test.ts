@@ -5,12 +5,13 @@
  * that cannot be placed (nothing left), a repeated create after a lost one, a template spread,
  * import, and a delete that ends every member.
  */
-import { ComputeClient, ownerMark, splitMarkedName } from "../../sdk";
+import { Cluster, ComputeClient, Pod, ownerMark, parseWire, splitMarkedName, type ClusterWithMembers } from "../../sdk";
+import { clusterResource } from "../../provider/resources/cluster";
+import { podResponse } from "../helpers/fixtures";
 import { CLUSTER_OUTPUTS } from "../../provider/resources/cluster/outputs";
 import { PartialFailure } from "../../provider/runtime/partial";
-import { setProgressSink } from "../../provider/runtime/progress";
 import { startNewRun } from "../../provider/runtime/shared-reads";
-import { PROVIDER_TEXT, recorded, runtime, useProvider } from "./helpers";
+import { PROVIDER_TEXT, printed, recorded, runtime, useProvider } from "./helpers";
 
 const env = useProvider({ resetBeforeEach: true });
 let api: ComputeClient;
@@ -25,16 +26,6 @@ const markFor = (name: string) =>
 
 const RTX = "NVIDIA GeForce RTX 4090";
 const base = { name: "ray", type: "RAY", compute: { gpuTypeId: RTX, gpuCountPerPod: 2, podCount: 2 }, image: "rayproject/ray:2.40.0-gpu", ports: ["22/tcp", "8265/http"], startSsh: true };
-
-async function printed<T>(run: () => Promise<T>): Promise<{ value: T; lines: string[] }> {
-  const lines: string[] = [];
-  setProgressSink((line) => lines.push(line));
-  try {
-    return { value: await run(), lines };
-  } finally {
-    setProgressSink((line) => console.log(line));
-  }
-}
 
 async function check(args: Record<string, unknown>, olds: Record<string, unknown> = {}) {
   const result = await handlers().check(olds, { ...args, __provider: PROVIDER_TEXT });
@@ -124,12 +115,45 @@ describe("Cluster", () => {
     const failure = error as PartialFailure;
     expect(failure.message).toMatch(/went to ERROR/);
     expect(failure.message).toMatch(/1\/2 RUNNING \(1 ERROR\)/);
-    expect(failure.message).toContain("ERROR");
     expect(failure.properties).toMatchObject({ clusterId: failure.id, status: "ERROR" });
     expect(await api.clusters.get(failure.id)).toMatchObject({ id: failure.id });
     const olds = failure.properties;
     const again = (await check({ ...base, name: "fails" }, olds)).inputs;
     expect((await handlers().diff(failure.id, olds, again)).replaces).toEqual(["status"]);
+  });
+
+  it("a cluster an interrupted run left broken is never adopted: the next create makes a new one and then deletes it", async () => {
+    await env.control.failNext("pod");
+    const broken = await create({ ...base, name: "left" }).then(
+      () => undefined,
+      (e: unknown) => e as PartialFailure,
+    );
+    expect(broken).toBeInstanceOf(PartialFailure);
+    startNewRun(); // that run was killed before recording it
+    const again = await create({ ...base, name: "left" });
+    expect(again.id).not.toBe(broken!.id);
+    expect(again.outs.status).toBe("RUNNING");
+    await expect(api.clusters.get(broken!.id)).rejects.toThrow(/404|not found/i);
+  });
+
+  it("a wait cut off by its deadline is recorded; the next up takes it up again, refresh or not, without a new cluster", async () => {
+    await env.control.setTimings({ podProvisioningMs: 4000, podStartingMs: 500 });
+    const error = await create({ ...base, name: "slow", readyTimeoutSeconds: 0.3 }).then(
+      () => undefined,
+      (e: unknown) => e as PartialFailure,
+    );
+    expect(error).toBeInstanceOf(PartialFailure);
+    expect(error!.message).toMatch(/was not RUNNING within 0.3 s \(last status \d\/2 RUNNING/);
+    const olds = error!.properties;
+    expect(olds.status).toBe("PROVISIONING");
+    // A refresh keeps what it recorded (no init error left to force an update): the diff must.
+    const refreshed = await handlers().read(error!.id, olds);
+    const news = (await check({ ...base, name: "slow" }, refreshed.inputs!)).inputs;
+    const diff = await handlers().diff(error!.id, recorded(refreshed.props!), news);
+    expect(diff).toMatchObject({ changes: true, replaces: [] });
+    const updated = await handlers().update(error!.id, recorded(refreshed.props!), news);
+    expect(updated.outs).toMatchObject({ clusterId: error!.id, status: "RUNNING" });
+    expect(await ours()).toHaveLength(1);
   });
 
   it("a cluster the service cannot place fails with the service's reason and leaves nothing", async () => {
@@ -176,5 +200,52 @@ describe("Cluster", () => {
     await expect(api.clusters.get(id)).rejects.toThrow(/not found|404/i);
     const left = (await api.pods.list({ includeClusterPods: true })).filter((pod) => pod.cluster?.id === id && pod.status !== "TERMINATED");
     expect(left).toEqual([]);
+  });
+});
+
+describe("Cluster answers the public document allows", () => {
+  const read = <T>(schema: Parameters<typeof parseWire>[0], body: unknown): T => {
+    const parsed = parseWire(schema, body);
+    if (!parsed.ok) throw new Error(parsed.violations.join("; "));
+    return parsed.value as T;
+  };
+  /** A cluster as the public OpenAPI requires it at least: no data center, network or primary yet. */
+  const bare = { id: "clu_1", name: "c", type: "RAY", compute: { gpuTypeId: "NVIDIA H100 80GB HBM3", gpuCountPerPod: 8, podCount: 2 }, pods: { total: 2, byStatus: { PROVISIONING: 2 } }, createdAt: "2026-11-26T00:00:00Z" };
+  const member = (id: string, status: string, cluster: Record<string, unknown>, extra: Record<string, unknown> = {}) => read<Pod>(Pod, podResponse({ id, status, cluster: { id: "clu_1", ...cluster }, ...extra }));
+  const withMembers = (cluster: Record<string, unknown>, members: Pod[]): ClusterWithMembers => ({ ...read<Cluster>(Cluster, cluster), members });
+
+  it("a cluster not yet placed, its members without rank or address: PROVISIONING, and facts with nulls, never an exception", () => {
+    const live = withMembers(bare, [member("p1", "PROVISIONING", { rank: null }), member("p0", "PROVISIONING", { rank: null })]);
+    expect(clusterResource.states.of(live)).toBe("PROVISIONING");
+    expect(clusterResource.facts(live)).toMatchObject({ dataCenterId: null, network: null, primary: null, nodes: [{ rank: null, ip: null }, { rank: null, ip: null }] });
+  });
+
+  it("RUNNING only once every node has its rank and address; the primary from rank 0 when the answer names none", () => {
+    const direct = { host: "1.2.3.4", port: 22001, username: "root", command: "ssh root@1.2.3.4 -p 22001" };
+    const running = [member("p0", "RUNNING", { rank: 0, role: "RAY_HEAD", ip: "10.65.0.2" }, { ssh: { proxy: null, direct } }), member("p1", "RUNNING", { rank: 1, role: "RAY_WORKER" })];
+    const noAddress = withMembers({ ...bare, pods: { total: 2, byStatus: { RUNNING: 2 } } }, running);
+    expect(clusterResource.states.of(noAddress)).toBe("PROVISIONING");
+    expect(clusterResource.states.progress!(noAddress)).toBe("2/2 RUNNING, 1 without rank or address yet");
+    expect(clusterResource.facts(noAddress).primary).toEqual({ podId: "p0", sshCommand: direct.command });
+    const ready = withMembers(bare, [running[0]!, member("p1", "RUNNING", { rank: 1, role: "RAY_WORKER", ip: "10.65.0.3" })]);
+    expect(clusterResource.states.of(ready)).toBe("RUNNING");
+  });
+
+  it("compute.gpuTypeId replaces unless every placement candidate names a GPU type", () => {
+    const olds = { name: "c", type: "RAY", compute: bare.compute, placement: [{ dataCenterId: "US-TX-3" }], placementChosen: { dataCenterId: "US-TX-3" }, status: "RUNNING" };
+    const other = { ...bare.compute, gpuTypeId: "NVIDIA A100-SXM4-80GB" };
+    expect(clusterResource.diff(olds, { ...olds, compute: other } as never).replaces).toEqual(["compute.gpuTypeId"]);
+    const typed = [{ gpuTypeId: bare.compute.gpuTypeId, dataCenterId: "US-TX-3" }];
+    expect(clusterResource.diff({ ...olds, placement: typed, placementChosen: typed[0] }, { ...olds, placement: typed, compute: other } as never).replaces).toEqual([]);
+  });
+
+  it("a node that failed, or that is gone once ranks were given out, is ERROR (broken: replaced, never adopted)", () => {
+    const failed = withMembers(bare, [member("p0", "RUNNING", { rank: 0, ip: "10.65.0.2" }), member("p1", "ERROR", { rank: 1, ip: "10.65.0.3" })]);
+    expect(clusterResource.states.of(failed)).toBe("ERROR");
+    const gone = withMembers(bare, [member("p0", "RUNNING", { rank: 0, ip: "10.65.0.2" })]);
+    expect(clusterResource.states.of(gone)).toBe("ERROR");
+    expect(clusterResource.states.broken?.has("ERROR")).toBe(true);
+    // Still placing: fewer members than nodes before any rank is given out is not a failure.
+    expect(clusterResource.states.of(withMembers(bare, [member("p0", "PROVISIONING", { rank: null })]))).toBe("PROVISIONING");
   });
 });

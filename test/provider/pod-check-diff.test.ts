@@ -108,8 +108,10 @@ describe("Pod diff: the update/replace table", () => {
   it("placement changes that still allow the current placement change nothing on the pod", () => {
     const d = diffPod(olds, { ...base, placement: [{ gpuTypeId: GPU.a100 }, { gpuTypeId: GPU.h100, dataCenterId: "US-TX-3" }] } as never);
     expect(d.replaces).toEqual([]);
-    // With candidates, gpu.id is decided by them: a different gpu.id alone does not replace.
-    expect(diffPod(olds, { ...base, gpu: { id: "other" }, placement: [{ dataCenterId: "US-TX-3" }] } as never).replaces).toEqual([]);
+    // With candidates that each name a GPU type, gpu.id is decided by them: a different gpu.id alone does not replace.
+    expect(diffPod(olds, { ...base, gpu: { id: "other" }, placement: [{ gpuTypeId: GPU.h100, dataCenterId: "US-TX-3" }] } as never).replaces).toEqual([]);
+    // A candidate that names only a data center places gpu.id: a different one is a different pod.
+    expect(diffPod(olds, { ...base, gpu: { id: "other" }, placement: [{ dataCenterId: "US-TX-3" }] } as never).replaces).toEqual(["gpu.id"]);
   });
 
   it("args and the equivalent cmd compare equal; nothing changed means no diff", () => {

@@ -11,7 +11,7 @@
 import { CLUSTER_CLOUD, byRank, clusterComputeViolations, clusterImageViolation, createClusterRequestViolations, createClusterWithPlacement, describeMemberStates, spreadTemplate, type ClusterWithMembers, type Pod } from "../../../sdk";
 import type { CreateClusterRequest } from "../../../contract";
 import { estimateClusterCost, roundPrice, type ClusterCostRequest } from "../../../contract/estimate";
-import type { CheckFailure } from "../../runtime/check-failures";
+import { toCheckFailures, type CheckFailure } from "../../runtime/check-failures";
 import { defaultDiff } from "../../runtime/handlers";
 import { report } from "../../runtime/progress";
 import type { Props } from "../../runtime/props";
@@ -19,8 +19,8 @@ import { client } from "../../runtime/settings";
 import { forSeconds } from "../../runtime/shared-reads";
 import { containsUnknown, isUnknown } from "../../runtime/unknowns";
 import { awaitState } from "../../runtime/wait";
-import { inputsOf, type CheckedInputs, type DiffResult, type OutputValues, type ResourceDefinition, type Wait } from "../definition";
-import { placementAllowed } from "../pod/model";
+import { createFields, inputsOf, type CheckedInputs, type DiffResult, type OutputValues, type ResourceDefinition, type Wait } from "../definition";
+import { candidateFailures, candidatesChooseGpuType, placementAllowed, placementFacts } from "../placement";
 import { markInName, programName, renamedKeepingMark } from "../wire";
 import { CLUSTER_INPUTS } from "./inputs";
 import { CLUSTER_OUTPUTS } from "./outputs";
@@ -36,11 +36,17 @@ function nodeReady(pod: Pod): boolean {
   return pod.status === "RUNNING" && pod.cluster?.rank != null && pod.cluster.ip !== undefined;
 }
 
-/** The cluster's state, from its members (the service gives only counts). */
+/**
+ * The cluster's state, from its members (the service gives only counts). A node that failed or
+ * ended makes it ERROR; so does one that is gone from the list once every node listed has its
+ * rank (ranks are given out when all nodes are placed, so a missing one ended and was removed).
+ */
 function stateOf(cluster: ClusterWithMembers): string {
-  if (cluster.members.some((pod) => BROKEN_MEMBER.has(pod.status))) return "ERROR";
-  const ready = cluster.members.length >= cluster.compute.podCount && cluster.members.every(nodeReady);
-  return ready ? "RUNNING" : "PROVISIONING";
+  const { members } = cluster;
+  if (members.some((pod) => BROKEN_MEMBER.has(pod.status))) return "ERROR";
+  const short = members.length < cluster.compute.podCount;
+  if (short && members.length > 0 && members.every((pod) => pod.cluster?.rank != null)) return "ERROR";
+  return !short && members.every(nodeReady) ? "RUNNING" : "PROVISIONING";
 }
 
 /** `3/4 RUNNING (1 STARTING)`: the members' progress, reported as it changes. */
@@ -60,37 +66,18 @@ function membersReport(cluster: ClusterWithMembers): string {
 
 const ready: Wait = { target: "RUNNING", failed: new Set(["ERROR"]) };
 
-/** The create body from the inputs, as the service takes it (templateId and placement are the provider's). */
+/** The inputs the create sends as they are (`templateId` and `placement` are the provider's). */
+const CREATE_FIELDS = createFields(CLUSTER_INPUTS);
+
+/** The create body from the inputs. */
 function wireRequest(inputs: Props): Props {
-  const body: Props = {};
-  for (const key of ["name", "type", "compute", "image", "args", "disk", "env", "ports", "dataCenterIds", "mounts", "startSsh", "startJupyter"]) {
-    if (inputs[key] !== undefined) body[key] = inputs[key];
-  }
-  return body;
+  return Object.fromEntries(CREATE_FIELDS.filter((key) => inputs[key] !== undefined).map((key) => [key, inputs[key]]));
 }
 
 function violations(inputs: ClusterInputs): string[] {
   // With a template, its image is judged by checkHook, which reads it.
   return createClusterRequestViolations(wireRequest(inputs as unknown as Props), { imageFromTemplate: inputs.templateId !== undefined });
 }
-
-function placementFailures(inputs: ClusterInputs): CheckFailure[] {
-  const out: CheckFailure[] = [];
-  (Array.isArray(inputs.placement) ? inputs.placement : []).forEach((candidate, i) => {
-    if (containsUnknown(candidate)) return;
-    if (!candidate || (candidate.gpuTypeId === undefined && candidate.dataCenterId === undefined)) {
-      out.push({ property: `placement[${i}]`, reason: "must name a gpuTypeId, a dataCenterId or both" });
-    }
-  });
-  return out;
-}
-
-/** The failures of `field: rule` violations, for check. */
-const asFailures = (violations: string[], rename: (field: string) => string = (f) => f): CheckFailure[] =>
-  violations.map((violation) => {
-    const split = violation.indexOf(": ");
-    return { property: rename(violation.slice(0, split)), reason: violation.slice(split + 2) };
-  });
 
 /**
  * The nodes against the GPU catalog (read-only): each GPU type the cluster may land on must be
@@ -105,27 +92,28 @@ async function catalogFailures(inputs: ClusterInputs, previous: Props): Promise<
   const api = client();
   const gpuTypes = await forSeconds(api, "catalog:gpus", 300, () => api.catalog.gpuTypes()).catch(() => undefined);
   if (!gpuTypes) return [];
-  const candidates = (placement ?? []).map((c, i) => ({ c, i })).filter(({ c }) => c?.gpuTypeId !== undefined);
-  // With candidates that each name a type, `compute.gpuTypeId` is never asked for.
-  const own = candidates.length > 0 && candidates.length === (placement ?? []).length ? [] : clusterComputeViolations({ compute }, gpuTypes);
-  const perCandidate = candidates.flatMap(({ c, i }) =>
-    asFailures(clusterComputeViolations({ compute: { ...compute, gpuTypeId: c.gpuTypeId } }, gpuTypes), (field) => (field === "compute.gpuTypeId" ? `placement[${i}].gpuTypeId` : field)),
+  // `compute.gpuTypeId` is judged where a candidate (or no candidate at all) leaves the type to it.
+  const own = candidatesChooseGpuType(placement) ? [] : clusterComputeViolations({ compute }, gpuTypes);
+  const perCandidate = (placement ?? []).flatMap((c, i) =>
+    c?.gpuTypeId === undefined ? [] : clusterComputeViolations({ compute: { ...compute, gpuTypeId: c.gpuTypeId } }, gpuTypes).map((v) => v.replace(/^compute\.gpuTypeId:/, `placement[${i}].gpuTypeId:`)),
   );
-  const seen = new Set<string>();
-  return [...asFailures(own), ...perCandidate].filter((f) => !seen.has(`${f.property}|${f.reason}`) && Boolean(seen.add(`${f.property}|${f.reason}`)));
+  return toCheckFailures([...new Set([...own, ...perCandidate])], inputs as unknown as Props);
 }
 
-/** The template read and spread as create will (GET only), so its problems show at preview. */
-async function templateFailures(inputs: ClusterInputs): Promise<CheckFailure[]> {
+/**
+ * The template read and spread as create will (GET only), so its problems show at preview; for
+ * a new cluster or a new template only: one read at create is never judged again (no link is kept).
+ */
+async function templateFailures(inputs: ClusterInputs, previous: Props): Promise<CheckFailure[]> {
   const { templateId } = inputs;
-  if (templateId === undefined || isUnknown(templateId)) return [];
+  if (templateId === undefined || isUnknown(templateId) || previous.templateId === templateId) return [];
   const template = await client()
     .templates.get(templateId)
     .catch(() => undefined);
   if (!template) return [{ property: "templateId", reason: `no template "${templateId}" can be read with this key` }];
   const spread = spreadTemplate(wireRequest(inputs as unknown as Props), template);
   const image = clusterImageViolation(spread.request);
-  return asFailures([...spread.violations, ...(image ? [image] : [])]);
+  return toCheckFailures([...spread.violations, ...(image ? [image] : [])], inputs as unknown as Props);
 }
 
 function costRequest(inputs: Props): ClusterCostRequest {
@@ -153,22 +141,24 @@ function facts(cluster: ClusterWithMembers, previous?: Partial<ClusterFacts>): C
   };
 }
 
-/** The default diff, with the shape's own rule: `compute.gpuTypeId` is the candidates' choice while there are candidates. */
+/**
+ * The default diff, with the shape's own rule (`compute.gpuTypeId` is the candidates' choice
+ * while each candidate names a type), and a cluster recorded before its nodes ran (an outage,
+ * the deadline) taken up again: an update resumes the wait, even after a refresh.
+ */
 function diff(olds: Props, news: ClusterInputs): DiffResult {
   const result = defaultDiff(CLUSTER_INPUTS, olds, news as unknown as Props);
   const before = (olds.compute ?? {}) as Props;
   const after = news.compute as unknown as Props | undefined;
-  const candidates = Array.isArray(news.placement) && news.placement.length > 0;
   if (isUnknown(after)) result.replaces.push("compute");
   else {
-    for (const field of ["gpuCountPerPod", "podCount", ...(candidates ? [] : ["gpuTypeId"])]) {
+    for (const field of ["gpuCountPerPod", "podCount", ...(candidatesChooseGpuType(news.placement) ? [] : ["gpuTypeId"])]) {
       if (isUnknown(after?.[field]) || JSON.stringify(before[field] ?? null) !== JSON.stringify(after?.[field] ?? null)) result.replaces.push(`compute.${field}`);
     }
   }
   if (containsUnknown(news.placement) || !placementAllowed(olds.placementChosen as never, news.placement)) result.replaces.push("placement");
   else if (JSON.stringify(olds.placement ?? null) !== JSON.stringify(news.placement ?? null)) result.updates.push("placement");
-  // A node failed: the service cannot start a member again, so a new cluster takes its place.
-  if (olds.status === "ERROR") result.replaces.push("status");
+  if (olds.status === "PROVISIONING") result.updates.push("status");
   return result;
 }
 
@@ -207,11 +197,12 @@ export const clusterResource = {
   },
 
   family: (api) => ({ get: (id) => api.clusters.withMembers(id), page: () => api.clusters.pageWithMembers(), delete: (id) => api.clusters.delete(id), watcher: api.clusterWatcher }),
-  states: { output: "status", of: stateOf, progress: progressOf, reason: membersReport, ended: new Set() },
+  // A node failed: the service cannot start a member again, so a new cluster takes its place.
+  states: { output: "status", of: stateOf, progress: progressOf, reason: membersReport, ended: new Set(), broken: new Set(["ERROR"]) },
   owner: markInName,
 
   violations,
-  checkHook: async (inputs, previous) => [...placementFailures(inputs), ...(await catalogFailures(inputs, previous)), ...(await templateFailures(inputs))],
+  checkHook: async (inputs, previous) => [...candidateFailures(inputs.placement), ...(await catalogFailures(inputs, previous)), ...(await templateFailures(inputs, previous))],
   // Env values may be secrets: only their names are hashed into the mark, which the name shows.
   markSpec: (request, inputs) => ({
     request: { ...request, name: undefined, env: Object.keys((request.env as Props | undefined) ?? {}).sort() },
@@ -226,11 +217,8 @@ export const clusterResource = {
       body = spread.request;
     }
     const result = await createClusterWithPlacement(api, body as CreateClusterRequest, inputs.placement ?? []);
-    if (result.attempts.length > 1) report("cluster", inputs.name, `placed on ${result.cluster.compute.gpuTypeId} in ${result.cluster.dataCenterId} after ${result.attempts.length} candidates`);
-    return {
-      live: { ...result.cluster, members: [] },
-      facts: { placementChosen: result.chosen, placementAttempts: result.attempts.map((a) => ({ ...a.candidate, outcome: a.outcome, status: a.status })) },
-    };
+    if (result.attempts.length > 1) report("cluster", inputs.name, `placed on ${result.cluster.compute.gpuTypeId}${result.cluster.dataCenterId ? ` in ${result.cluster.dataCenterId}` : ""} after ${result.attempts.length} candidates`);
+    return { live: { ...result.cluster, members: [] }, facts: placementFacts(result) };
   },
   ready: () => ready,
   settle,
@@ -266,7 +254,7 @@ export const clusterResource = {
   diff,
   async update(id, olds, news) {
     // A cluster recorded while its nodes were still starting (an outage, a deadline) resumes the wait.
-    if (olds.name === news.name && olds.status === "RUNNING") return undefined;
+    if (olds.name === news.name && olds.status !== "PROVISIONING") return undefined;
     return { live: await settle(news, await client().clusters.withMembers(id)) };
   },
 } satisfies ResourceDefinition<ClusterInputs, ClusterWithMembers, ClusterFacts>;

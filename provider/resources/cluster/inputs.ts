@@ -5,6 +5,7 @@
  */
 import { stringList as strings, stringMap } from "../../properties";
 import type { InputList } from "../definition";
+import { placementInput } from "../placement";
 
 export const CLUSTER_INPUTS = {
   name: { type: "string", onChange: "update", doc: "Cluster name; default: the resource name plus a random suffix. The only setting that changes in place." },
@@ -46,13 +47,6 @@ export const CLUSTER_INPUTS = {
   startSsh: { type: "boolean", onChange: "replace", doc: "Inject the account's SSH keys as `PUBLIC_KEY` on every node." },
   startJupyter: { type: "boolean", onChange: "replace", doc: "Start Jupyter on every node." },
   dataCenterIds: { ...strings, onChange: "replace", doc: "Preferred data centers, in order; the whole cluster lands in one." },
-  placement: {
-    type: "array",
-    items: { type: "object", properties: { gpuTypeId: { type: "string", optional: true }, dataCenterId: { type: "string", optional: true } } },
-    // Replaces only when the cluster's current placement is no longer among the candidates.
-    onChange: "depends",
-    sent: "provider",
-    doc: "Ordered placement candidates, each a GPU type and/or a data center, tried in turn until one fits every node. Changing the list never moves a cluster unless its current placement is no longer in it.",
-  },
-  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create may wait for every node to run, in seconds. Default 1800." },
+  placement: placementInput("cluster", "every node"),
+  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create (or an update that takes up an unfinished wait) may wait for every node to run, in seconds. Default 1800." },
 } as const satisfies InputList;

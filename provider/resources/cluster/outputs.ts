@@ -1,10 +1,6 @@
 /** The Cluster's outputs, listed once (see provider/resources/pod/outputs.ts). */
 import type { OutputList } from "../definition";
-
-const placementCandidate = {
-  type: "object",
-  properties: { gpuTypeId: { type: "string", optional: true }, dataCenterId: { type: "string", optional: true } },
-} as const;
+import { placementOutputs } from "../placement";
 
 export const CLUSTER_OUTPUTS = {
   clusterId: { type: "string", fixed: true, doc: "The service's cluster id (also the resource id)." },
@@ -36,19 +32,6 @@ export const CLUSTER_OUTPUTS = {
   },
   network: { type: "object", nullable: true, properties: { cidr: { type: "string" } }, doc: "The cluster's private overlay network." },
   costPerHour: { type: "number", doc: "What every node together costs in USD per hour, when last read." },
-  placementChosen: { ...placementCandidate, doc: "The candidate the cluster was created on (`{}` without `placement`)." },
-  placementAttempts: {
-    type: "array",
-    items: {
-      type: "object",
-      properties: {
-        gpuTypeId: { type: "string", optional: true },
-        dataCenterId: { type: "string", optional: true },
-        outcome: { type: "string" },
-        status: { type: "number", optional: true },
-      },
-    },
-    doc: "Each candidate tried at create, in order, with its outcome and HTTP status.",
-  },
+  ...placementOutputs("cluster"),
   createdAt: { type: "string", fixed: true, doc: "When the cluster was created (ISO 8601)." },
 } as const satisfies OutputList;

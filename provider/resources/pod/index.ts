@@ -24,6 +24,7 @@ import { templateChangeWarning } from "../../runtime/template-changes";
 import { containsUnknown, isUnknown } from "../../runtime/unknowns";
 import { awaitState } from "../../runtime/wait";
 import type { ResourceDefinition, Wait } from "../definition";
+import { candidateFailures, placementFacts } from "../placement";
 import { POD_INPUTS } from "./inputs";
 import { diffPod, factsFromPod, importedInputs, refreshedInputs, toCreateRequest, updateRequest, type PodFacts, type PodInputs, type PodOutputs } from "./model";
 import { POD_OUTPUTS } from "./outputs";
@@ -45,18 +46,10 @@ function asSent(inputs: PodInputs) {
   return request;
 }
 
+/** Each candidate names a GPU type or a data center; a CPU pod's never a GPU type. */
 function placementFailures(inputs: PodInputs): CheckFailure[] {
-  const out: CheckFailure[] = [];
-  if (!Array.isArray(inputs.placement)) return out;
-  inputs.placement.forEach((candidate, i) => {
-    if (containsUnknown(candidate)) return;
-    if (!candidate || (candidate.gpuTypeId === undefined && candidate.dataCenterId === undefined)) {
-      out.push({ property: `placement[${i}]`, reason: "must name a gpuTypeId, a dataCenterId or both" });
-    } else if (candidate.gpuTypeId !== undefined && inputs.cpu !== undefined && !isUnknown(inputs.cpu)) {
-      out.push({ property: `placement[${i}].gpuTypeId`, reason: "is not allowed on a CPU pod" });
-    }
-  });
-  return out;
+  const cpuPod = inputs.cpu !== undefined && !isUnknown(inputs.cpu);
+  return candidateFailures(inputs.placement, (candidate, path) => (cpuPod && candidate.gpuTypeId !== undefined ? { property: `${path}.gpuTypeId`, reason: "is not allowed on a CPU pod" } : undefined));
 }
 
 /** The price-deciding part of a pod's inputs (contract/estimate.ts). */
@@ -150,13 +143,7 @@ export const podResource = {
   async create(api, request, inputs) {
     const result = await createPodWithPlacement(api, request as never, inputs.placement ?? []);
     if (result.attempts.length > 1) report("pod", inputs.name, `placed on ${result.pod.gpu?.id ?? result.pod.cpu?.id} in ${result.pod.dataCenterId} after ${result.attempts.length} candidates`);
-    return {
-      live: result.pod,
-      facts: {
-        placementChosen: result.chosen,
-        placementAttempts: result.attempts.map((a) => ({ ...a.candidate, outcome: a.outcome, status: a.status })),
-      },
-    };
+    return { live: result.pod, facts: placementFacts(result) };
   },
   ready: (inputs) => (wantsRunning(inputs) ? running : stopped),
   async settle(inputs, pod) {

@@ -6,6 +6,7 @@
  */
 import { stringList as strings, stringMap } from "../../properties";
 import type { InputList } from "../definition";
+import { placementInput } from "../placement";
 
 export const POD_INPUTS = {
   name: { type: "string", onChange: "update", doc: "Pod name; default: the resource name plus a random suffix, generated once and kept for the pod's life." },
@@ -60,14 +61,7 @@ export const POD_INPUTS = {
   startJupyter: { type: "boolean", onChange: "replace", doc: "Start Jupyter with a generated password (output `jupyterPassword`, secret). Fixed at create." },
   locked: { type: "boolean", onChange: "update", sent: "later", doc: "Prevent stop and restart." },
   desiredState: { type: "string", enum: ["RUNNING", "STOPPED"], onChange: "update", sent: "provider", doc: "`RUNNING` (default) or `STOPPED`: the provider starts or stops the pod to match." },
-  placement: {
-    type: "array",
-    items: { type: "object", properties: { gpuTypeId: { type: "string", optional: true }, dataCenterId: { type: "string", optional: true } } },
-    // Replaces only when the pod's current placement is no longer among the candidates.
-    onChange: "depends",
-    sent: "provider",
-    doc: "Ordered placement candidates, each a GPU type and/or a data center, tried in turn until one has capacity. Changing the list never moves a pod unless its current placement is no longer in it.",
-  },
+  placement: placementInput("pod", "the pod"),
   readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create/update may wait for the desired state, in seconds. Default 900." },
   adoptPodId: { type: "string", onChange: "nothing", sent: "provider", doc: "Bring an existing pod under the stack instead of creating one (see docs/provider.md)." },
 } as const satisfies InputList;

@@ -3,9 +3,10 @@
  * update requests built from them, the outputs recorded in state, and the diff table.
  * Pure functions only: the handlers do the I/O.
  */
-import type { CreatePodRequest, Pod, PlacementCandidate, UpdatePodRequest } from "../../../sdk";
+import type { CreatePodRequest, Pod, UpdatePodRequest } from "../../../sdk";
 import { POD_ACTIVE_STATUSES, POD_OWNER_ENV, commandOf, encodeCommand, sameCommand } from "../../../sdk";
 import { isUnknown } from "../../runtime/unknowns";
+import { candidatesChooseGpuType, placementAllowed } from "../placement";
 import { createFields, inputKeys, type CheckedInputs, type OutputValues } from "../definition";
 import { POD_INPUTS } from "./inputs";
 import type { POD_OUTPUTS } from "./outputs";
@@ -83,14 +84,6 @@ function mountKinds(mounts: PodInputs["mounts"]): string {
   return ["persistent", "network", "global"].filter((k) => (mounts as Record<string, unknown> | undefined)?.[k] !== undefined).join(",");
 }
 
-/** Whether the pod's current placement is still among the allowed candidates. */
-export function placementAllowed(chosen: PlacementCandidate | undefined, candidates: PlacementCandidate[] | undefined): boolean {
-  if (!candidates || candidates.length === 0 || !chosen) return true;
-  return candidates.some(
-    (c) => (c.gpuTypeId === undefined || c.gpuTypeId === chosen.gpuTypeId) && (c.dataCenterId === undefined || c.dataCenterId === chosen.dataCenterId),
-  );
-}
-
 /**
  * The update/replace table of docs/provider.md. `olds` are the last recorded outputs (their
  * desired part), `news` the new desired inputs: server-normalised values never take part.
@@ -105,8 +98,8 @@ export function diffPod(olds: PodOutputs, news: PodInputs): PodDiff {
   const gpuNew = news.gpu;
   if (Boolean(gpuOld) !== Boolean(gpuNew) || Boolean(old.cpu) !== Boolean(news.cpu)) replaces.push(gpuNew ? "gpu" : "cpu");
   else {
-    // With explicit placement candidates, gpu.id is whatever the candidates chose.
-    const gpuIdMatters = !(news.placement && news.placement.length > 0);
+    // gpu.id is whatever the candidates chose, unless a candidate leaves the type to it.
+    const gpuIdMatters = !candidatesChooseGpuType(news.placement);
     if (gpuOld && gpuNew) {
       if (gpuIdMatters && !same(gpuOld.id, gpuNew.id)) replaces.push("gpu.id");
       for (const field of ["count", "allowedCudaVersions", "minCudaVersion", "minRamPerGpu", "minVcpuCountPerGpu"] as const) {

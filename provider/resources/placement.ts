@@ -1,0 +1,86 @@
+/**
+ * Ordered placement candidates, as the resources that take them (pods, clusters) share them:
+ * the input, the outputs that record what the create tried, the facts it returns, and the rule
+ * every candidate obeys. The candidate loop itself is the SDK's (sdk/placement.ts).
+ */
+import type { PlacementAttempt, PlacementCandidate } from "../../sdk";
+import type { CheckFailure } from "../runtime/check-failures";
+import { containsUnknown } from "../runtime/unknowns";
+import type { InputSpec, OutputList } from "./definition";
+
+const candidate = {
+  type: "object",
+  properties: { gpuTypeId: { type: "string", optional: true }, dataCenterId: { type: "string", optional: true } },
+} as const;
+
+/** The `placement` input of a resource that `fits` on a candidate (`one pod`, `every node`). */
+export function placementInput(noun: string, fits: string) {
+  return {
+    type: "array",
+    items: candidate,
+    // Replaces only when the current placement is no longer among the candidates.
+    onChange: "depends",
+    sent: "provider",
+    doc: `Ordered placement candidates, each a GPU type and/or a data center, tried in turn until one has room for ${fits}. Changing the list never moves a ${noun} unless its current placement is no longer in it.`,
+  } as const satisfies InputSpec;
+}
+
+/** The outputs recording the candidate chosen and every one tried. */
+export function placementOutputs(noun: string, chosenNote = "") {
+  return {
+    placementChosen: { ...candidate, doc: `The candidate the ${noun} was created on (\`{}\` without \`placement\`${chosenNote}).` },
+    placementAttempts: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          gpuTypeId: { type: "string", optional: true },
+          dataCenterId: { type: "string", optional: true },
+          outcome: { type: "string" },
+          status: { type: "number", optional: true },
+        },
+      },
+      doc: "Each candidate tried at create, in order, with its outcome and HTTP status.",
+    },
+  } as const satisfies OutputList;
+}
+
+/** What a placed create records of its candidates. */
+export function placementFacts(result: { chosen: PlacementCandidate; attempts: PlacementAttempt[] }) {
+  return {
+    placementChosen: result.chosen,
+    placementAttempts: result.attempts.map((a) => ({ ...a.candidate, outcome: a.outcome, status: a.status })),
+  };
+}
+
+/** Every candidate names a GPU type, a data center or both (`extra`: a resource's own rule per candidate). */
+export function candidateFailures(placement: unknown, extra?: (candidate: PlacementCandidate, path: string) => CheckFailure | undefined): CheckFailure[] {
+  if (!Array.isArray(placement)) return [];
+  const out: CheckFailure[] = [];
+  placement.forEach((c: PlacementCandidate | undefined, i) => {
+    if (containsUnknown(c)) return;
+    if (!c || (c.gpuTypeId === undefined && c.dataCenterId === undefined)) out.push({ property: `placement[${i}]`, reason: "must name a gpuTypeId, a dataCenterId or both" });
+    else {
+      const failure = extra?.(c, `placement[${i}]`);
+      if (failure) out.push(failure);
+    }
+  });
+  return out;
+}
+
+/** Whether the current placement is still among the allowed candidates (none: anywhere). */
+export function placementAllowed(chosen: PlacementCandidate | undefined, candidates: PlacementCandidate[] | undefined): boolean {
+  if (!candidates || candidates.length === 0 || !chosen) return true;
+  return candidates.some(
+    (c) => (c.gpuTypeId === undefined || c.gpuTypeId === chosen.gpuTypeId) && (c.dataCenterId === undefined || c.dataCenterId === chosen.dataCenterId),
+  );
+}
+
+/**
+ * Whether the candidates alone choose the GPU type: there are some, and each names one. Else
+ * the resource's own GPU type (a pod's `gpu.id`, a cluster's `compute.gpuTypeId`) is what a
+ * candidate without one places, and a change of it is a change of the resource.
+ */
+export function candidatesChooseGpuType(placement: ReadonlyArray<PlacementCandidate | undefined> | undefined): boolean {
+  return Array.isArray(placement) && placement.length > 0 && placement.every((c) => c?.gpuTypeId !== undefined);
+}
