@@ -75,7 +75,7 @@ describe("a Python project that names its virtualenv in Pulumi.yaml, with nothin
     expect(result.summary.resourceChanges).toEqual({ create: 2 });
     expect(result.outputs.prefix.value).toBe(venv);
     expect(result.outputs.sandboxState.value).toBe("RUNNING");
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [result.outputs.sandboxId.value] });
+    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [result.outputs.sandboxId.value], clusters: [] });
     expect(output).not.toMatch(/from \$PATH/);
   });
 
