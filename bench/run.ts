@@ -13,7 +13,7 @@
  * the build; scripts/bench.sh builds, then runs dist/bench/run.js.
  *
  * Scenario names: fleet (1, 2 and 4), baseline (2), ratelimit (3), logs (5), emulator (6),
- * provider (7), native (8), scale (9). docs/benchmarks.md says what each does and holds the latest figures.
+ * provider (7), native (8), scale (9), clusters (10). docs/benchmarks.md says what each does and holds the latest figures.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -23,6 +23,7 @@ import { disposeFleetContext } from "./lib/fleet-context";
 import { pulumiCommand } from "./lib/engine";
 import { log, REPO_ROOT, round, type Row, type ScenarioResult } from "./lib/common";
 import * as baseline from "./scenarios/baseline";
+import * as clusters from "./scenarios/clusters";
 import * as emulatorLoad from "./scenarios/emulator-load";
 import * as fleet from "./scenarios/fleet";
 import * as logs from "./scenarios/logs";
@@ -48,10 +49,11 @@ const SCENARIOS: Scenario[] = [
   { name: "provider", title: "Scenario 7: the provider process", run: providerRss.run, engine: true },
   { name: "native", title: "Scenario 8: the native plugin against the dynamic resources", run: native.run, engine: true },
   { name: "scale", title: "Scenario 9: fleet scale, 10 to 1000 resources", run: scale.run, engine: true },
+  { name: "clusters", title: "Scenario 10: waiting for clusters, in API calls", run: clusters.run, engine: false },
 ];
 
 /** Every key of the results file, in order, so its shape does not depend on what ran. */
-const RESULT_KEYS = ["fleetUp", "apiCalls", "apiCallsBaseline", "rateLimit", "stateSize", "logStreaming", "emulator", "providerProcess", "nativeVsDynamic", "scale"];
+const RESULT_KEYS = ["fleetUp", "apiCalls", "apiCallsBaseline", "rateLimit", "stateSize", "logStreaming", "emulator", "providerProcess", "nativeVsDynamic", "scale", "clusters"];
 
 function parseArgs(argv: string[]): { selected: string[]; all: boolean; repeats: number } {
   const selected: string[] = [];

@@ -203,7 +203,7 @@ export function findProcesses(needle: string): number[] {
  * replaced so entries group by operation).
  */
 export function operationOf(entry: Pick<LoggedRequest, "method" | "path">): string {
-  const p = entry.path.replace(/^(\/v2\/(?:pods|sandboxes))\/[^/]+/, "$1/{id}");
+  const p = entry.path.replace(/^(\/v2\/(?:pods|sandboxes|clusters))\/[^/]+/, "$1/{id}");
   return `${entry.method} ${p}`;
 }
 
