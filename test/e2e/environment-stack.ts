@@ -13,7 +13,7 @@
  * stack → a volume something outside the stack mounts cannot be deleted → destroy leaves nothing
  * of the stack on the service, and the account's own SSH keys where they were.
  */
-import { createHash, generateKeyPairSync } from "node:crypto";
+import { createHash } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -22,6 +22,7 @@ import { formatDollars } from "../../contract/estimate";
 import { resourceByToken } from "../../provider/resources";
 import { ComputeClient, fingerprintOf } from "../../sdk";
 import { eventually } from "../helpers/eventually";
+import { newPublicKey } from "../helpers/ssh-keys";
 import { createE2EStack, type E2EStack } from "./harness";
 
 /** The secrets the stack is given: neither may ever appear in its state in plaintext. */
@@ -33,18 +34,6 @@ const REGISTRY_PASSWORD_2 = "registry-pass-second-04ab";
 const TOTAL = 7;
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-
-/** A fresh ed25519 public key as one authorized_keys line, as `ssh-keygen` writes it. */
-export function newPublicKey(comment: string): string {
-  const der = generateKeyPairSync("ed25519").publicKey.export({ format: "der", type: "spki" });
-  const raw = der.subarray(der.length - 32);
-  const field = (bytes: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(bytes.length);
-    return Buffer.concat([length, bytes]);
-  };
-  return `ssh-ed25519 ${Buffer.concat([field(Buffer.from("ssh-ed25519")), field(raw)]).toString("base64")} ${comment}`;
-}
 
 export type EnvironmentOutputs = {
   volumeId: string;

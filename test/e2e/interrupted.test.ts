@@ -4,7 +4,8 @@ import { GPU, sleep } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
 import { resourceByToken } from "../../provider/resources";
 import { fingerprintOf } from "../../sdk";
-import { emulatorState, holdingsOf, newPublicKey, REGISTRY_PASSWORD } from "./environment-stack";
+import { emulatorState, holdingsOf, REGISTRY_PASSWORD } from "./environment-stack";
+import { newPublicKey } from "../helpers/ssh-keys";
 
 jest.setTimeout(15 * 60_000);
 

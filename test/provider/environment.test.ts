@@ -4,11 +4,11 @@
  * at preview with every violation at once, what a change does, a repeated create after a lost
  * one adopting what it made, import by id previewing no change, and what a delete keeps.
  */
-import { generateKeyPairSync } from "node:crypto";
 import { ComputeClient, fingerprintOf, markOfKey, nameWithMark, ownerMark, splitMarkedName, withSpec } from "../../sdk";
 import { SshKeySet } from "../../sdk/ssh-keys";
 import { Templates } from "../../sdk/resources/templates";
 import { startNewRun } from "../../provider/runtime/shared-reads";
+import { newPublicKey } from "../helpers/ssh-keys";
 import { PROVIDER_TEXT, printed, recorded, runtime, useProvider } from "./helpers";
 
 const env = useProvider({ resetBeforeEach: true });
@@ -35,20 +35,6 @@ async function create(kind: Kind, type: string, args: Record<string, unknown>) {
   const { inputs, failures } = await check(kind, { namePrefix: args.name ?? type.toLowerCase(), ownerMark: markFor(String(args.name ?? type), type), ...args });
   expect(failures).toEqual([]);
   return { inputs, ...(await handlers(kind).create(inputs)) };
-}
-
-/** A new ed25519 public key as an authorized_keys line. */
-function newKey(comment = "me@laptop"): string {
-  const der = generateKeyPairSync("ed25519").publicKey.export({ format: "der", type: "spki" });
-  const raw = der.subarray(der.length - 32);
-  // The SSH wire format: each part preceded by its length (RFC 4253).
-  const part = (bytes: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(bytes.length);
-    return Buffer.concat([length, bytes]);
-  };
-  const blob = Buffer.concat([part(Buffer.from("ssh-ed25519")), part(raw)]);
-  return `ssh-ed25519 ${blob.toString("base64")} ${comment}`;
 }
 
 /** A read by id alone (`pulumi import`) gives inputs that check cleanly and diff as no change. */
@@ -181,7 +167,7 @@ describe("RegistryCredential", () => {
 describe("SshKey", () => {
   it("checks the key line at preview: its form, and a body that is a key of the type it names", async () => {
     expect((await check("ssh key", { publicKey: "not a key" })).failures).toEqual([expect.stringMatching(/^publicKey: .*authorized_keys line/)]);
-    const [type, body] = newKey().split(" ");
+    const [type, body] = newPublicKey().split(" ");
     expect((await check("ssh key", { publicKey: `ssh-rsa ${body}` })).failures).toEqual([expect.stringMatching(/^publicKey: .*not a ssh-rsa key \(it holds a ssh-ed25519 key\)$/)]);
     expect(type).toBe("ssh-ed25519");
   });
@@ -196,7 +182,7 @@ describe("SshKey", () => {
 
   it("adds only its own line and removes only its own, keeping every key it does not manage", async () => {
     const before = await api.account.sshKeys();
-    const line = newKey();
+    const line = newPublicKey();
     const { id, outs } = await create("ssh key", "SshKey", { namePrefix: "ci", publicKey: line });
     expect(id).toBe(fingerprintOf(line));
     const after = await api.account.sshKeys();
@@ -208,7 +194,7 @@ describe("SshKey", () => {
   });
 
   it("the same key with another comment is rewritten in place, keeping its mark; another key replaces", async () => {
-    const line = newKey("old@comment");
+    const line = newPublicKey("old@comment");
     const { id, outs } = await create("ssh key", "SshKey", { namePrefix: "ops", publicKey: line });
     const olds = recorded(outs);
     const count = (await api.account.sshKeys()).length;
@@ -219,12 +205,12 @@ describe("SshKey", () => {
     expect(lines).toHaveLength(count);
     const mine = lines.find((l) => fingerprintOf(l) === id)!;
     expect(mine).toContain("new@comment pulumi-compute-owner=");
-    const other = (await check("ssh key", { ...olds, publicKey: newKey() }, olds)).inputs;
+    const other = (await check("ssh key", { ...olds, publicKey: newPublicKey() }, olds)).inputs;
     expect((await handlers("ssh key").diff(id, olds, other)).replaces).toEqual(["publicKey"]);
   });
 
   it("a line read from a file, with its newline, is no change", async () => {
-    const line = newKey();
+    const line = newPublicKey();
     const { id, outs } = await create("ssh key", "SshKey", { namePrefix: "file", publicKey: line });
     const olds = recorded(outs);
     const same = (await check("ssh key", { ...olds, publicKey: `${line}\n` }, olds)).inputs;
@@ -232,7 +218,7 @@ describe("SshKey", () => {
   });
 
   it("a repeated create after a lost one adopts the key it registered: one line, not two", async () => {
-    const line = newKey();
+    const line = newPublicKey();
     const first = await create("ssh key", "SshKey", { namePrefix: "deploy", publicKey: line });
     startNewRun();
     expect((await create("ssh key", "SshKey", { namePrefix: "deploy", publicKey: line })).id).toBe(first.id);
@@ -240,8 +226,8 @@ describe("SshKey", () => {
   });
 
   it("a change another writer makes between the read and the write is applied again on top, never lost", async () => {
-    const other = newKey("someone@else");
-    const mine = newKey();
+    const other = newPublicKey("someone@else");
+    const mine = newPublicKey();
     let stored: string[] = ["ssh-ed25519 AAAA a"];
     let writes = 0;
     const account = {
