@@ -69,7 +69,9 @@ async function naive() {
     await Promise.all(
       Array.from({ length: CLUSTERS }, async (_, i) => {
         const cluster = await client.clusters.create(request(`naive-${i}`));
+        const deadline = performance.now() + 10 * 60_000;
         for (;;) {
+          if (performance.now() > deadline) throw new Error(`naive baseline: ${cluster.id} not RUNNING within 10 minutes`);
           await sleep(INTERVAL_MS);
           const seen: ClusterWithMembers = await client.clusters.withMembers(cluster.id);
           const state = clusterResource.states.of(seen);

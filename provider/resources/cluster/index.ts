@@ -8,7 +8,7 @@
  *
  * The owner mark rides in the name, as for volumes: the cluster list carries names only.
  */
-import { CLUSTER_CLOUD, byRank, clusterComputeViolations, clusterImageViolation, createClusterRequestViolations, createClusterWithPlacement, describeMemberStates, spreadTemplate, type ClusterWithMembers, type Pod } from "../../../sdk";
+import { CLUSTER_CLOUD, POD_ACTIVE_STATUSES, byRank, clusterComputeViolations, clusterImageViolation, createClusterRequestViolations, createClusterWithPlacement, describeMemberStates, spreadTemplate, type ClusterWithMembers, type Pod } from "../../../sdk";
 import type { CreateClusterRequest } from "../../../contract";
 import { estimateClusterCost, roundPrice, type ClusterCostRequest } from "../../../contract/estimate";
 import { toCheckFailures, type CheckFailure } from "../../runtime/check-failures";
@@ -28,8 +28,8 @@ import { CLUSTER_OUTPUTS } from "./outputs";
 export type ClusterInputs = CheckedInputs<typeof CLUSTER_INPUTS>;
 export type ClusterFacts = OutputValues<typeof CLUSTER_OUTPUTS>;
 
-/** A member that failed or ended: the service offers no way to start it again (member pods refuse actions). */
-const BROKEN_MEMBER: ReadonlySet<string> = new Set(["ERROR", "EXITED", "TERMINATED"]);
+/** A member no longer on its way to running (failed, exited, ended): the service offers no way to start it again (member pods refuse actions). */
+const memberFailed = (pod: Pod) => !POD_ACTIVE_STATUSES.has(pod.status);
 
 /** Every node runs with its rank and overlay address: what a distributed job needs to start. */
 function nodeReady(pod: Pod): boolean {
@@ -43,7 +43,7 @@ function nodeReady(pod: Pod): boolean {
  */
 function stateOf(cluster: ClusterWithMembers): string {
   const { members } = cluster;
-  if (members.some((pod) => BROKEN_MEMBER.has(pod.status))) return "ERROR";
+  if (members.some(memberFailed)) return "ERROR";
   const short = members.length < cluster.compute.podCount;
   if (short && members.length > 0 && members.every((pod) => pod.cluster?.rank != null)) return "ERROR";
   return !short && members.every(nodeReady) ? "RUNNING" : "PROVISIONING";
