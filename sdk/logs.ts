@@ -13,7 +13,11 @@
  * - Within one connection nothing is filtered: the server sends each line once, in order.
  *   (Skipping ids "not after the last one" there dropped every line but the first of a second.)
  * - A resume sends the server's own cursor: `Last-Event-ID` = the last id seen, or, when lines
- *   come without ids, `since` = the last line's `ts`. The server may re-send lines at that cursor:
+ *   come without ids, `since` = the last line's `ts`. Except a whole-second id: it is shared by
+ *   every line of its second, so a server that resumes strictly after it would skip the rest of
+ *   that second. The cursor then is `since` = one second before it, which no reading of a resume
+ *   point (after it, from it, truncated to seconds) can put past an undelivered line; what comes
+ *   again is dropped as below. The server may re-send lines at that cursor:
  *   our emulator continues after a `Last-Event-ID` (as the seed says) but includes `since`; the
  *   OpenAPI only says both "resume from this point"; and a second-precision id cannot say which
  *   lines of its second were already sent, so a faithful server must send that second again. So
@@ -21,8 +25,7 @@
  *   and, after a resume, skips lines before that position and exactly those remembered lines at
  *   it; the first line past it ends the skipping. Two identical lines in one second are both
  *   delivered, and a re-send of both is skipped, not just one. This holds whether the server
- *   resumes after the cursor or from it; a server that continued strictly after a *coarse* cursor
- *   would itself drop the rest of that second, which no client can recover.
+ *   resumes after the cursor or from it.
  * - Nothing delivered yet: the resume repeats the first request (history, or `since`); for a
  *   live-only read (`tail: 0`) it asks `since` = the service's clock when the stream first opened,
  *   so lines written while reconnecting are not lost.
@@ -104,6 +107,15 @@ function isAfter(a: string, b: string): boolean {
   return comparePositions(a, b) > 0;
 }
 
+const WHOLE_SECOND = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/i;
+
+/** For a whole-second timestamp id, the second before it (same precision, UTC); otherwise undefined. */
+function secondBefore(id: string): string | undefined {
+  if (!WHOLE_SECOND.test(id)) return undefined;
+  const ms = Date.parse(id);
+  return Number.isNaN(ms) ? undefined : new Date(ms - 1000).toISOString().replace(/\.000Z$/, "Z");
+}
+
 /** What a line is, for recognising it when the server sends it again. */
 const identity = (e: LogEvent) => `${e.source}\n${e.ts}\n${e.line}`;
 
@@ -125,7 +137,11 @@ class Delivered {
   /** Query and headers of the next connect: the first request's, or a resume after the last line. */
   request(options: LogStreamOptions, liveFrom: string | undefined): Pick<StreamSpec, "query" | "headers"> {
     const source = options.source;
-    if (this.lastId !== undefined) return { query: { source }, headers: { "last-event-id": this.lastId } };
+    if (this.lastId !== undefined) {
+      const before = secondBefore(this.lastId);
+      if (before !== undefined) return { query: { source, since: before }, headers: {} };
+      return { query: { source }, headers: { "last-event-id": this.lastId } };
+    }
     if (this.lastTs !== undefined) return { query: { source, since: this.lastTs }, headers: {} };
     if (liveFrom !== undefined && options.tail === 0 && options.since === undefined) return { query: { source, since: liveFrom }, headers: {} };
     return { query: { source, tail: options.tail, since: options.since }, headers: {} };

@@ -7,6 +7,8 @@
  * - no `id:` lines at all (resume with `since`).
  * A scripted service cuts the connection in the middle of a second and answers the resume either
  * after the cursor (exclusive) or from it (inclusive: the lines at the cursor are sent again).
+ * A whole-second id is shared by every line of its second, so the reader resumes those from
+ * `since` = the second before, which even an exclusive service cannot put past an unsent line.
  */
 import { ComputeClient } from "../../sdk";
 import { comparePositions, streamLogs } from "../../sdk/logs";
@@ -39,14 +41,12 @@ const seconds = (second: number) => `2020-01-01T12:00:0${second}Z`;
 
 type Framing = (line: Line, index: number) => string | undefined;
 /**
- * How each framing may answer a resume. A second-precision id cannot say which lines of its
- * second were sent, so such a service must send the cursor's second again (inclusive): one that
- * continued after it would itself drop the rest of that second. `since` is inclusive (as on our
- * emulator), and without ids it is the only resume point.
+ * How each framing may answer a resume: every framing with ids either way. `since` is inclusive
+ * (as on our emulator), and without ids it is the only resume point.
  */
 const FRAMINGS: Record<string, { lines: Line[]; id: Framing; resumes: Array<"exclusive" | "inclusive"> }> = {
   "microsecond ts ids": { lines: history(micros), id: (l) => l.ts, resumes: ["exclusive", "inclusive"] },
-  "second-precision ts ids": { lines: history(seconds), id: (l) => l.ts, resumes: ["inclusive"] },
+  "second-precision ts ids": { lines: history(seconds), id: (l) => l.ts, resumes: ["exclusive", "inclusive"] },
   "ts/sequence ids": { lines: history(seconds), id: (l, i) => `${l.ts}/${String(i + 1).padStart(12, "0")}`, resumes: ["exclusive", "inclusive"] },
   "no ids": { lines: history(seconds), id: () => undefined, resumes: ["inclusive"] },
 };
@@ -117,6 +117,10 @@ describe.each(Object.entries(FRAMINGS))("log stream with %s", (_name, { lines, i
     if (cursor === undefined) {
       expect(resumed.headers["last-event-id"]).toBeUndefined();
       expect(resumed.query.get("since")).toBe(lines[3].ts);
+    } else if (cursor === seconds(3)) {
+      // A whole-second id: resumed from the second before, whatever the service makes of a cursor.
+      expect(resumed.headers["last-event-id"]).toBeUndefined();
+      expect(resumed.query.get("since")).toBe(seconds(2));
     } else {
       expect(resumed.headers["last-event-id"]).toBe(cursor);
       expect(resumed.query.get("since")).toBeNull();
