@@ -146,3 +146,53 @@ export const Endpoint = z.looseObject({
 });
 export type Endpoint = z.output<typeof Endpoint>;
 export const ListEndpointsResponse = tolerantList("endpoints", Endpoint);
+
+/**
+ * A worker's status (public OpenAPI `WorkerStatus`): RUNNING (serving a job) and IDLE (polling
+ * for jobs) are ready; INITIALIZING, THROTTLED (waiting for capacity) and UNHEALTHY (failing
+ * health checks) are not.
+ */
+export const WORKER_STATUSES = ["RUNNING", "IDLE", "INITIALIZING", "THROTTLED", "UNHEALTHY"] as const;
+export const WORKER_READY_STATUSES: ReadonlySet<string> = new Set(["RUNNING", "IDLE"]);
+
+/**
+ * One worker of `GET /v2/serverless/{id}/workers`, read tolerantly: `status` is a plain string
+ * (a value added later counts as not ready, never as a failure to read), `isStale` defaults to
+ * false (a worker whose version is unknown is not known to be stale).
+ */
+export const Worker = z.looseObject({
+  id: z.string(),
+  status: z.string(),
+  isStale: withDefault(z.boolean(), () => false),
+  version: orNull(z.int()),
+  gpuCount: optional(z.int()),
+  image: orNull(z.string()),
+  uptimeSeconds: orNull(z.int()),
+  gpuTypeId: orNull(z.string()),
+  dataCenterId: orNull(z.string()),
+  startedAt: orNull(z.string()),
+});
+export type Worker = z.output<typeof Worker>;
+
+/** Counts by status; a roll-up of `workers`. */
+const WorkerSummary = z.looseObject({
+  running: withDefault(z.int(), () => 0),
+  idle: withDefault(z.int(), () => 0),
+  initializing: withDefault(z.int(), () => 0),
+  throttled: withDefault(z.int(), () => 0),
+  unhealthy: withDefault(z.int(), () => 0),
+  total: withDefault(z.int(), () => 0),
+});
+
+/** `GET /v2/serverless/{id}/workers` (public OpenAPI `ListEndpointWorkersResponse`). */
+export const ListEndpointWorkersResponse = z.looseObject({
+  workers: withDefault(z.array(Worker), () => []),
+  summary: optional(WorkerSummary),
+  endpointVersion: orNull(z.int()),
+});
+export type ListEndpointWorkersResponse = z.output<typeof ListEndpointWorkersResponse>;
+
+/** The workers that serve the endpoint's current configuration now (a stale worker proves nothing about it). */
+export function readyWorkers(workers: readonly Worker[]): number {
+  return workers.filter((w) => WORKER_READY_STATUSES.has(w.status) && !w.isStale).length;
+}

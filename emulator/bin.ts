@@ -26,7 +26,8 @@ Options:
                            OpenAPI describes, with its liberties) (default seed; env COMPUTE_EMULATOR_SHAPE)
   --freeze-clock [<time>]  start with the emulator clock frozen (now, or at an RFC 3339 time)
   --pod-provisioning-ms <n>, --pod-starting-ms <n>, --pod-stopping-ms <n>,
-  --sandbox-creating-ms <n>, --log-interval-ms <n>
+  --sandbox-creating-ms <n>, --log-interval-ms <n>, --service-start-ms <n>,
+  --worker-ready-ms <n>
                            override one stage of the timing profile
   --ready-file <path>      once listening, write {url, apiKey, adminToken, pid, shape, dataDir} as
                            JSON to <path> (atomically, mode 0600); removed again on SIGINT/SIGTERM

@@ -21,10 +21,18 @@ import type {
   FailNextChange,
   GpuCapacity,
   LoggedRequest,
+  NextServices,
+  NextServicesChange,
+  PodServiceReport,
   RequestsAnswer,
   ResetAnswer,
+  ServiceChange,
+  ServiceEvent,
+  ServiceEventsAnswer,
   ShapeAnswer,
   TimingsChange,
+  WorkersAnswer,
+  WorkersChange,
 } from "./control/schemas";
 import type { AccountRecord } from "./accounts/store";
 import type { ControlState } from "./emulator";
@@ -33,7 +41,21 @@ import type { Shape } from "./shape";
 
 // Types only: the client carries none of the server's code. They come from the control plane's
 // schemas (control/schemas.ts), so a request the client can build is one the server accepts.
-export type { AccountSettings, ClockState, CpuCapacity, FaultSpec, GpuCapacity, LoggedRequest };
+export type {
+  AccountSettings,
+  ClockState,
+  CpuCapacity,
+  FaultSpec,
+  GpuCapacity,
+  LoggedRequest,
+  NextServices,
+  NextServicesChange,
+  PodServiceReport,
+  ServiceChange,
+  ServiceEvent,
+  WorkersAnswer,
+  WorkersChange,
+};
 
 export class EmulatorControlError extends Error {
   constructor(
@@ -179,5 +201,34 @@ export class EmulatorControl {
 
   failNext(kind: FailNextChange["kind"], count = 1): Promise<FailNextCounts> {
     return this.call("POST", "/fail-next", { kind, count });
+  }
+
+  /** The pod's service settings and, per port, its listener and whether it answers now. */
+  podService(podId: string): Promise<PodServiceReport> {
+    return this.call("GET", `/pods/${encodeURIComponent(podId)}/service`);
+  }
+
+  /** How the pod's services behave from now on: `never` (never come up), `unavailable` (HTTP 503), `normal`; `delayMs` from RUNNING replaces `serviceStartMs`. */
+  setPodService(podId: string, settings: ServiceChange): Promise<PodServiceReport> {
+    return this.call("PUT", `/pods/${encodeURIComponent(podId)}/service`, settings);
+  }
+
+  /** The same settings for the next `count` (default 1) pods created, cluster members one each; replaces what was queued. */
+  setNextServices(settings: NextServicesChange): Promise<NextServices> {
+    return this.call("PUT", "/services/next", settings);
+  }
+
+  /** The services that came up: pod, port and the emulator-clock instant (`time`), oldest first. */
+  async serviceEvents(): Promise<ServiceEvent[]> {
+    return (await this.call<ServiceEventsAnswer>("GET", "/services/events")).events;
+  }
+
+  clearServiceEvents(): Promise<{ events: [] }> {
+    return this.call("DELETE", "/services/events");
+  }
+
+  /** How the endpoint's workers behave from now on: `never` (INITIALIZING for good), `unhealthy`, `normal`; `delayMs` replaces `workerReadyMs`. */
+  setWorkers(endpointId: string, settings: WorkersChange): Promise<WorkersAnswer> {
+    return this.call("PUT", `/serverless/${encodeURIComponent(endpointId)}/workers`, settings);
   }
 }

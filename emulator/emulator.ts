@@ -89,9 +89,11 @@ export class Emulator implements Services, ControlWorld {
     return saved ? "restored" : "fresh";
   }
 
-  stop(): void {
+  /** Ends open log streams and closes the pods' service listeners; resolves once their ports are free. */
+  stop(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     this.logStreams.closeAll();
+    return this.serviceHost.close();
   }
 
   /** Back to the fixture (the current one, or a new one). The clock keeps running. */

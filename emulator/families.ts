@@ -8,6 +8,8 @@
  * before pods, which hold capacity as they are reset or restored; clusters after the pods their
  * members are (a fixture cluster is read off its member pods). Registries come after the
  * templates, pods and endpoints that may name them (their routes ask those stores who still does).
+ * The service host (the listeners of running pods) reads no store as it is made or reset; it
+ * comes after the pods whose ports it serves.
  */
 import { accounts } from "./accounts";
 import { catalog } from "./catalog";
@@ -19,10 +21,11 @@ import { capacity } from "./placement";
 import { registries } from "./registries";
 import { sandboxes } from "./sandboxes";
 import { serverless } from "./serverless";
+import { serviceHost } from "./services";
 import { templates } from "./templates";
 import { volumes } from "./volumes";
 
-export const FAMILIES = [accounts, catalog, capacity, templates, volumes, pods, clusters, sandboxes, serverless, registries, hub, control] as const;
+export const FAMILIES = [accounts, catalog, capacity, templates, volumes, pods, clusters, serviceHost, sandboxes, serverless, registries, hub, control] as const;
 
 type Registered = (typeof FAMILIES)[number];
 type StoreOf<F extends Registered> = ReturnType<NonNullable<F["store"]>>;

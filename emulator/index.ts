@@ -17,7 +17,21 @@ import { defaultShape, parseShape } from "./shape";
 import { parseMillis } from "./time";
 
 export { EmulatorControl, EmulatorControlError } from "./control-client";
-export type { AccountSettings, ClockState, CpuCapacity, FaultSpec, GpuCapacity, LoggedRequest } from "./control-client";
+export type {
+  AccountSettings,
+  ClockState,
+  CpuCapacity,
+  FaultSpec,
+  GpuCapacity,
+  LoggedRequest,
+  NextServices,
+  NextServicesChange,
+  PodServiceReport,
+  ServiceChange,
+  ServiceEvent,
+  WorkersAnswer,
+  WorkersChange,
+} from "./control-client";
 export type { EmulatorOptions, Profile, Timings } from "./options";
 export { PROFILES } from "./options";
 export { SHAPES, type Shape } from "./shape";
@@ -83,11 +97,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   let closing: Promise<void> | undefined;
   const close = () => {
-    closing ??= new Promise<void>((resolve) => {
-      emulator.stop();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    closing ??= Promise.all([
+      emulator.stop(),
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+    ]).then(() => undefined);
     return closing;
   };
   return { url, apiKey, adminToken, close };

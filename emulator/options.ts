@@ -13,14 +13,18 @@ export interface Timings {
   sandboxCreatingMs: number;
   /** A running container prints one line per interval. */
   logIntervalMs: number;
+  /** A RUNNING pod's services (its `ports`) answer this long after it became RUNNING (emulator/services). */
+  serviceStartMs: number;
+  /** A serverless worker is INITIALIZING this long after it starts (endpoint create, or a PATCH that restarts it), then IDLE. */
+  workerReadyMs: number;
 }
 
 export type Profile = "fast" | "realistic";
 
 /** `fast` keeps test suites quick; `realistic` lets a demo show each stage for a few seconds. */
 export const PROFILES: Record<Profile, Timings> = {
-  fast: { podProvisioningMs: 100, podStartingMs: 100, podStoppingMs: 100, sandboxCreatingMs: 100, logIntervalMs: 1000 },
-  realistic: { podProvisioningMs: 5000, podStartingMs: 4000, podStoppingMs: 3000, sandboxCreatingMs: 3000, logIntervalMs: 1000 },
+  fast: { podProvisioningMs: 100, podStartingMs: 100, podStoppingMs: 100, sandboxCreatingMs: 100, logIntervalMs: 1000, serviceStartMs: 0, workerReadyMs: 200 },
+  realistic: { podProvisioningMs: 5000, podStartingMs: 4000, podStoppingMs: 3000, sandboxCreatingMs: 3000, logIntervalMs: 1000, serviceStartMs: 3000, workerReadyMs: 8000 },
 };
 
 export const TIMING_KEYS = Object.keys(PROFILES.fast) as Array<keyof Timings>;

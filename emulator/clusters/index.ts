@@ -8,5 +8,5 @@ export const clusters = defineFamily({
   name: "clusters",
   store: (world: ClustersWorld) => new Clusters(world),
   routes: clusterRoutes,
-  state: (store, now) => ({ clusters: store.all().map((c) => ({ accountId: c.accountId, ...clusterView(c, store.members(c, now), now) })) }),
+  state: (store, now) => ({ clusters: store.all().map((c) => ({ accountId: c.accountId, ...clusterView(c, store.members(c, now), now, (pod) => store.memberView(pod, now)) })) }),
 });

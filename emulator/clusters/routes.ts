@@ -2,7 +2,6 @@
 import { CreateClusterRequest, UpdateClusterRequest } from "../../contract";
 import { json, noContent } from "../http";
 import type { Pods } from "../pods/store";
-import { podView } from "../pods/view";
 import { familyRoutes } from "../router";
 import { createViolations, planCluster, type ClusterRulesWorld } from "./rules";
 import type { ClusterRecord, Clusters } from "./store";
@@ -15,7 +14,7 @@ export interface ClusterRoutesWorld extends ClusterRulesWorld {
 }
 
 export const clusterRoutes = familyRoutes("clusters", (route, world: ClusterRoutesWorld) => {
-  const view = (cluster: ClusterRecord, now: number) => clusterView(cluster, world.clusters.members(cluster, now), now);
+  const view = (cluster: ClusterRecord, now: number) => clusterView(cluster, world.clusters.members(cluster, now), now, (pod) => world.pods.view(pod, now));
   return [
     route({
       method: "GET",
@@ -61,7 +60,7 @@ export const clusterRoutes = familyRoutes("clusters", (route, world: ClusterRout
       path: "/v2/clusters/:id/pods",
       handle: (op) => {
         const cluster = world.clusters.find(op.account.id, op.params.id);
-        return json(200, { pods: byRank(world.clusters.members(cluster, op.now), op.now).map((p) => podView(p, op.now)) });
+        return json(200, { pods: byRank(world.clusters.members(cluster, op.now), op.now).map((p) => world.pods.view(p, op.now)) });
       },
     }),
   ];

@@ -11,6 +11,7 @@ import { randomId } from "../ids";
 import type { Timings } from "../options";
 import type { PodRecord } from "../pods/record";
 import type { Pods } from "../pods/store";
+import type { PodView } from "../pods/view";
 import { TableModule } from "../records";
 import { cidrOf, freeCidr, memberAddress, overlay, type Overlay } from "./network";
 import type { ClusterPlan } from "./rules";
@@ -107,6 +108,11 @@ export class Clusters extends TableModule<ClusterRecord> {
       if (pod) out.push(pod);
     }
     return out;
+  }
+
+  /** A member's wire form, as the pods store answers it (its running ports published). */
+  memberView(pod: PodRecord, now: number): PodView {
+    return this.world.pods.view(pod, now);
   }
 
   // ---- changes -------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { Cluster, PodStatus } from "../../contract";
 import { clusterMembership, podStatus } from "../pods/lifecycle";
 import type { PodRecord } from "../pods/record";
-import { podView } from "../pods/view";
+import type { PodView } from "../pods/view";
 import { iso } from "../time";
 import type { ClusterRecord } from "./store";
 
@@ -20,20 +20,23 @@ export function byRank(members: PodRecord[], now: number): PodRecord[] {
   return [...members].sort((a, b) => rank(a) - rank(b));
 }
 
+/** A member's wire form (the pods store's `view`: its running ports are real listeners). */
+export type MemberView = (pod: PodRecord) => PodView;
+
 /** The primary's `host:port`: the public mapping of its 22/tcp, which a pod has only while RUNNING (its runtime). */
-function sshEndpoint(pod: PodRecord, now: number): string | undefined {
-  const mapping = podView(pod, now).runtime?.ports?.find((p) => p.private === 22 && p.type === "tcp");
+function sshEndpoint(pod: PodRecord, viewOf: MemberView): string | undefined {
+  const mapping = viewOf(pod).runtime?.ports?.find((p) => p.private === 22 && p.type === "tcp");
   return mapping?.ip && typeof mapping.public === "number" ? `${mapping.ip}:${mapping.public}` : undefined;
 }
 
-function primaryView(pod: PodRecord, now: number): PrimaryView {
-  const endpoint = sshEndpoint(pod, now);
+function primaryView(pod: PodRecord, now: number, viewOf: MemberView): PrimaryView {
+  const endpoint = sshEndpoint(pod, viewOf);
   // Members come from the store's live lookup, so none is GONE.
   return { podId: pod.id, status: podStatus(pod, now) as PodStatus, ...(endpoint ? { sshEndpoint: endpoint } : {}) };
 }
 
-/** The wire form of a cluster; `members` are its live members in member order (store.members). */
-export function clusterView(cluster: ClusterRecord, members: PodRecord[], now: number): ClusterView {
+/** The wire form of a cluster; `members` are its live members in member order (store.members), `viewOf` reads one. */
+export function clusterView(cluster: ClusterRecord, members: PodRecord[], now: number, viewOf: MemberView): ClusterView {
   const byStatus: Record<string, number> = {};
   for (const pod of members) {
     const status = podStatus(pod, now);
@@ -50,7 +53,7 @@ export function clusterView(cluster: ClusterRecord, members: PodRecord[], now: n
     dataCenterId: cluster.dataCenterId,
     pods: { total: members.length, byStatus },
     network: now >= cluster.provisionedAt ? { cidr, vxlanId, vxlanPort } : { cidr },
-    ...(primary ? { primary: primaryView(primary, now) } : {}),
+    ...(primary ? { primary: primaryView(primary, now, viewOf) } : {}),
     createdAt: iso(cluster.createdAt),
   };
 }

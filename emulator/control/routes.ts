@@ -18,6 +18,8 @@ import type { RateLimiter } from "../rate-limit";
 import type { RequestLog } from "../request-log";
 import { controlRoute, type ControlOperation, type ControlRoute } from "../router";
 import type { Sandboxes } from "../sandboxes/store";
+import type { Serverless } from "../serverless/store";
+import type { ServiceHost } from "../services/host";
 import type { Shape } from "../shape";
 import { iso, parseMillis } from "../time";
 import {
@@ -27,12 +29,16 @@ import {
   ClockRequest,
   FailNextRequest,
   FaultInput,
+  NextServicesRequest,
   PodErrorRequest,
+  ServiceRequest,
   ShapeRequest,
   TimingsRequest,
+  WorkersRequest,
   type CapacityAnswer,
   type ClockState,
   type FailNextCounts,
+  type WorkersAnswer,
 } from "./schemas";
 
 /** What the control plane acts on: the emulator's settings and cross-cutting state, and the families it drives. */
@@ -44,6 +50,9 @@ export interface ControlWorld extends Pick<Services, "clock" | "timings" | "logS
   readonly capacity: Capacity;
   readonly pods: Pods;
   readonly sandboxes: Sandboxes;
+  readonly serverless: Serverless;
+  /** The listeners of running pods' services (services/host.ts). */
+  readonly serviceHost: ServiceHost;
   readonly faults: Faults;
   readonly requestLog: RequestLog;
   readonly rateLimiter: RateLimiter;
@@ -72,6 +81,7 @@ const AnyJson = z.unknown();
 export function controlRoutes(e: ControlWorld): Array<ControlRoute<unknown>> {
   const podOf = (id: string, now: number) => found(e.pods.any(id, now), "pod", id);
   const sandboxOf = (id: string) => found(e.sandboxes.any(id), "sandbox", id);
+  const endpointOf = (id: string) => found(e.serverless.any(id), "serverless endpoint", id);
   /** A lifecycle event (404 unknown id, 409 wrong state, from the stores); open log streams are checked once the reply is on its way. */
   const event = <B>(path: string, apply: (op: ControlOperation<B>) => void, body?: z.ZodType<B>) =>
     controlRoute<B>({
@@ -85,19 +95,22 @@ export function controlRoutes(e: ControlWorld): Array<ControlRoute<unknown>> {
       },
     });
 
-  /** A list the control plane reads and empties (`more`: its other methods, between the two). */
-  const clearable = (name: "faults" | "requests", store: { list(): unknown[]; clear(): void }, ...more: Array<ControlRoute<unknown>>) => [
-    controlRoute({ method: "GET", path: `/_emulator/${name}`, handle: () => json(200, { [name]: store.list() }) }),
-    ...more,
-    controlRoute({
-      method: "DELETE",
-      path: `/_emulator/${name}`,
-      handle: () => {
-        store.clear();
-        return json(200, { [name]: [] });
-      },
-    }),
-  ];
+  /** A list the control plane reads and empties at `/_emulator/<path>`, answered under the path's last segment (`more`: its other methods, between the two). */
+  const clearable = (path: string, store: { list(): unknown[]; clear(): void }, ...more: Array<ControlRoute<unknown>>) => {
+    const name = path.split("/").pop()!;
+    return [
+      controlRoute({ method: "GET", path: `/_emulator/${path}`, handle: () => json(200, { [name]: store.list() }) }),
+      ...more,
+      controlRoute({
+        method: "DELETE",
+        path: `/_emulator/${path}`,
+        handle: () => {
+          store.clear();
+          return json(200, { [name]: [] });
+        },
+      }),
+    ];
+  };
 
   return [
     controlRoute({
@@ -245,6 +258,45 @@ export function controlRoutes(e: ControlWorld): Array<ControlRoute<unknown>> {
       handle: ({ body }) => {
         e.setFailNext(body.kind, body.count);
         return json(200, e.failNextCounts());
+      },
+    }),
+
+    // The services on running pods' ports (services/host.ts): settings in memory only.
+    controlRoute({
+      method: "GET",
+      path: "/_emulator/pods/:id/service",
+      handle: ({ params, now }) => json(200, e.serviceHost.report(podOf(params.id, now), now)),
+    }),
+    controlRoute({
+      method: "PUT",
+      path: "/_emulator/pods/:id/service",
+      body: ServiceRequest,
+      handle: ({ params, body, now }) => {
+        const pod = podOf(params.id, now);
+        e.pods.setServiceSettings(pod, { mode: body.mode, delayMs: body.delayMs ?? null, since: now });
+        // What the services print changes with their settings: open log streams catch up.
+        setImmediate(() => e.logStreams.tickAll());
+        return json(200, e.serviceHost.report(pod, now));
+      },
+    }),
+    controlRoute({
+      method: "PUT",
+      path: "/_emulator/services/next",
+      body: NextServicesRequest,
+      handle: ({ body }) => json(200, e.serviceHost.setNext(body)),
+    }),
+    ...clearable("services/events", e.serviceHost.events),
+
+    // An endpoint's workers (serverless/workers.ts): settings in memory only.
+    controlRoute({
+      method: "PUT",
+      path: "/_emulator/serverless/:id/workers",
+      body: WorkersRequest,
+      handle: ({ params, body, now }) => {
+        const endpoint = endpointOf(params.id);
+        e.serverless.setWorkerSettings(endpoint, { mode: body.mode, delayMs: body.delayMs ?? null, since: now });
+        const answer: WorkersAnswer = { endpointId: endpoint.id, mode: body.mode, delayMs: body.delayMs ?? null };
+        return json(200, answer);
       },
     }),
   ];

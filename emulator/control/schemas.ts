@@ -9,7 +9,11 @@ import { FaultInput, type FaultRule } from "../faults";
 import { MachineFixture } from "../fixture";
 import { TIMING_KEYS, type Timings } from "../options";
 import type { CapacitySlice, CpuPool, Machine } from "../placement/capacity";
+import { SERVICE_MODES } from "../pods/record";
 import type { LoggedRequest } from "../request-log";
+import { WORKER_MODES, type WorkerMode } from "../serverless/workers";
+import type { ServiceEvent } from "../services/events";
+import type { NextServices, PodServiceReport } from "../services/report";
 import { SHAPES, type Shape } from "../shape";
 
 export const ClockRequest = z.strictObject({
@@ -50,6 +54,13 @@ export const ShapeRequest = z.strictObject({ shape: z.enum(SHAPES) });
 export const FailNextRequest = z.strictObject({ kind: z.enum(["pod", "sandbox"]), count: z.int().min(0).default(1) });
 export const PodErrorRequest = z.strictObject({ message: z.string().optional() });
 
+/** PUT /_emulator/pods/{id}/service: how the pod's services behave; `delayMs` (from RUNNING) replaces `serviceStartMs`. */
+export const ServiceRequest = z.strictObject({ mode: z.enum(SERVICE_MODES), delayMs: z.number().min(0).optional() });
+/** PUT /_emulator/services/next: the same settings for the next `count` pods created. */
+export const NextServicesRequest = z.strictObject({ mode: z.enum(SERVICE_MODES), delayMs: z.number().min(0).optional(), count: z.int().min(0).default(1) });
+/** PUT /_emulator/serverless/{id}/workers: how the endpoint's workers behave; `delayMs` (from each worker's start) replaces `workerReadyMs`. */
+export const WorkersRequest = z.strictObject({ mode: z.enum(WORKER_MODES), delayMs: z.number().min(0).optional() });
+
 /** PUT /_emulator/accounts/{id}: balance, quotas, exemption, sandbox maxima and SSH keys. */
 export const AccountPatch = z.strictObject({
   balance: z.number().optional(),
@@ -81,6 +92,9 @@ export type CpuCapacity = z.input<typeof CpuCapacityRequest>;
 export type CpuCapacityRequest = z.output<typeof CpuCapacityRequest>;
 export type GpuCapacityRequest = z.output<typeof GpuCapacityRequest>;
 export type FailNextChange = z.input<typeof FailNextRequest>;
+export type ServiceChange = z.input<typeof ServiceRequest>;
+export type NextServicesChange = z.input<typeof NextServicesRequest>;
+export type WorkersChange = z.input<typeof WorkersRequest>;
 export type AccountSettings = z.input<typeof AccountPatch>;
 export type ApiKeySettings = z.input<typeof ApiKeyIssue>;
 export type AccountPatch = z.output<typeof AccountPatch>;
@@ -115,4 +129,13 @@ export interface RequestsAnswer {
 export interface EventAnswer {
   ok: true;
 }
-export type { FaultRule, LoggedRequest };
+export interface ServiceEventsAnswer {
+  events: ServiceEvent[];
+}
+export interface WorkersAnswer {
+  endpointId: string;
+  mode: WorkerMode;
+  /** The override of `workerReadyMs`; null: each worker's timing. */
+  delayMs: number | null;
+}
+export type { FaultRule, LoggedRequest, NextServices, PodServiceReport, ServiceEvent };

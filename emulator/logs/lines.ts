@@ -104,7 +104,8 @@ function llmServer(image: string): ProcessOutput {
       "INFO:     Started server process [1]",
       "INFO:     Waiting for application startup.",
       "INFO:     Application startup complete.",
-      "INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)",
+      // No "Uvicorn running on …" here: the pod's http service prints it when it really
+      // answers (pods/services.ts), and a log-matching readiness probe must not see it sooner.
     ],
     periodic: (k, _us, seed) => {
       if (k % 5 === 4) {

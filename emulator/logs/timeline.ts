@@ -1,10 +1,11 @@
 /**
  * A container's log as a pure function of its lifecycle, so nothing is stored per line.
  *
- * Each run of a container (create, start, restart) is a `RunLog`: system lines at known instants
- * (image pull, container start), the main process's output at a fixed interval while it runs,
- * and the lines written when the run ended. Given the emulator clock, the lines visible now are
- * computed on demand: a tail of 5000, a resume after a `Last-Event-ID`, or the next live lines.
+ * Each run of a container (create, start, restart) is a `RunLog`: lines at known instants
+ * (image pull, container start, a service coming up), the main process's output at a fixed
+ * interval while it runs, and the lines written when the run ended. Given the emulator clock,
+ * the lines visible now are computed on demand: a tail of 5000, a resume after a
+ * `Last-Event-ID`, or the next live lines.
  *
  * Times are integer microseconds since the epoch: every event id is distinct and strictly
  * increasing per pod or sandbox (the contract resumes with "events after this id").
@@ -34,7 +35,7 @@ export interface PeriodicLines {
 }
 
 export interface RunLog {
-  /** System lines scheduled in advance; each becomes visible when the clock reaches it. */
+  /** Lines scheduled in advance, in time order (system lines, and the container's at known instants); each becomes visible when the clock reaches it. */
   scheduled: LogEvent[];
   container?: PeriodicLines;
   /** Lines written when the run ended; visible at once. */
@@ -83,24 +84,47 @@ function firstIndexAfter(p: PeriodicLines, afterUs: number): number {
   return k;
 }
 
+/**
+ * The first instant at or after `us` at which the process prints nothing: a line scheduled there
+ * (a service coming up, while the process writes its own) keeps every id of the run unique.
+ */
+export function freeUs(p: PeriodicLines | undefined, us: number): number {
+  if (!p) return us;
+  // Line instants strictly increase, so stepping past a taken one meets at most the next.
+  for (let k = firstIndexAfter(p, us - 1); lineUs(p, k) === us; k++) us++;
+  return us;
+}
+
 const wants = (filter: LogFilter, source: LogSource) => filter.source === undefined || filter.source === source;
+
+/** Two lists in the same time order, as one; `later` says which of two events comes first in that order. */
+function merged(a: LogEvent[], b: LogEvent[], later: (x: LogEvent, y: LogEvent) => boolean): LogEvent[] {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const out: LogEvent[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) out.push(j >= b.length || (i < a.length && !later(a[i], b[j])) ? a[i++] : b[j++]);
+  return out;
+}
 
 /** Every visible event with a time after `afterUs`, oldest first, at most `limit`. */
 export function eventsAfter(runs: RunLog[], afterUs: number, filter: LogFilter, limit = Infinity): LogEvent[] {
   const out: LogEvent[] = [];
   for (const run of runs) {
     if (out.length >= limit) break;
-    if (wants(filter, "system")) {
-      for (const e of run.scheduled) if (e.us > afterUs && e.us <= filter.boundUs && out.length < limit) out.push(e);
-    }
+    const scheduled = run.scheduled.filter((e) => e.us > afterUs && e.us <= filter.boundUs && wants(filter, e.source));
+    const output: LogEvent[] = [];
     const p = run.container;
     if (p && wants(filter, "container")) {
       const last = lastVisibleIndex(p, filter.boundUs);
-      for (let k = firstIndexAfter(p, afterUs); k <= last && out.length < limit; k++) {
+      for (let k = firstIndexAfter(p, afterUs); k <= last && out.length + output.length < limit; k++) {
         const us = lineUs(p, k);
-        out.push({ us, source: "container", line: p.line(k, us) });
+        output.push({ us, source: "container", line: p.line(k, us) });
       }
     }
+    // Scheduled lines may fall between the process's own (a service coming up while it prints).
+    for (const e of merged(scheduled, output, (x, y) => x.us > y.us)) if (out.length < limit) out.push(e);
     for (const e of run.closing) if (e.us > afterUs && wants(filter, e.source) && out.length < limit) out.push(e);
   }
   return out;
@@ -114,18 +138,21 @@ export function lastEvents(runs: RunLog[], n: number, filter: LogFilter): LogEve
     for (let i = run.closing.length - 1; i >= 0 && reversed.length < n; i--) {
       if (wants(filter, run.closing[i].source)) reversed.push(run.closing[i]);
     }
+    const room = n - reversed.length;
+    const output: LogEvent[] = [];
     const p = run.container;
     if (p && wants(filter, "container")) {
-      for (let k = lastVisibleIndex(p, filter.boundUs); k >= 0 && reversed.length < n; k--) {
+      for (let k = lastVisibleIndex(p, filter.boundUs); k >= 0 && output.length < room; k--) {
         const us = lineUs(p, k);
-        reversed.push({ us, source: "container", line: p.line(k, us) });
+        output.push({ us, source: "container", line: p.line(k, us) });
       }
     }
-    if (wants(filter, "system")) {
-      for (let i = run.scheduled.length - 1; i >= 0 && reversed.length < n; i--) {
-        if (run.scheduled[i].us <= filter.boundUs) reversed.push(run.scheduled[i]);
-      }
+    const scheduled: LogEvent[] = [];
+    for (let i = run.scheduled.length - 1; i >= 0 && scheduled.length < room; i--) {
+      const e = run.scheduled[i];
+      if (e.us <= filter.boundUs && wants(filter, e.source)) scheduled.push(e);
     }
+    for (const e of merged(scheduled, output, (x, y) => x.us < y.us)) if (reversed.length < n) reversed.push(e);
   }
   return reversed.reverse();
 }

@@ -63,12 +63,6 @@ export interface CapacitySlice {
   cpuPools: CpuPool[];
 }
 
-/** A stable public address per machine, so ssh and port mappings do not change between reads. */
-export function machineIp(machineId: string): string {
-  const h = hash32("ip", machineId);
-  return `${38 + (h % 180)}.${(h >>> 8) & 255}.${(h >>> 16) & 255}.${1 + ((h >>> 24) % 250)}`;
-}
-
 export class Capacity implements ResourceModule {
   private machines: Machine[] = [];
   private cpuPools: CpuPool[] = [];

@@ -2,11 +2,10 @@
 import { defineFamily } from "../family";
 import { podRoutes } from "./routes";
 import { Pods, type PodsWorld } from "./store";
-import { podView } from "./view";
 
 export const pods = defineFamily({
   name: "pods",
   store: (world: PodsWorld) => new Pods(world),
   routes: podRoutes,
-  state: (store, now) => ({ pods: store.live(now).map((p) => ({ accountId: p.accountId, ...podView(p, now) })) }),
+  state: (store, now) => ({ pods: store.live(now).map((p) => ({ accountId: p.accountId, ...store.view(p, now) })) }),
 });

@@ -11,7 +11,7 @@
 import { POD_ACTIVE_STATUSES, POD_ENDED_STATUSES, decodeCommand, type PodActionName, type PodStatus } from "../../contract";
 import { lastVisibleUs } from "../logs/timeline";
 import { podRunLogs } from "./logs";
-import type { ClusterBlock, PodRecord, PodRun, RunEnd } from "./record";
+import { runningAt, type ClusterBlock, type PodRecord, type PodRun, type RunEnd } from "./record";
 
 /** A pod's status, or "GONE" once its termination completed (then it is not found). */
 export type DerivedStatus = PodStatus | "GONE";
@@ -22,8 +22,7 @@ export const podActive = (status: DerivedStatus): boolean => status !== "GONE" &
 /** Terminated or gone: the pod never runs again and holds nothing (contract: POD_ENDED_STATUSES). */
 export const podEnded = (status: DerivedStatus): boolean => status === "GONE" || POD_ENDED_STATUSES.has(status);
 
-const currentRun = (pod: PodRecord) => pod.runs[pod.runs.length - 1];
-export const runningAt = (run: PodRun) => run.requestedAt + run.provisioningMs + run.startingMs;
+export const currentRun = (pod: PodRecord) => pod.runs[pod.runs.length - 1];
 
 export function podStatus(pod: PodRecord, now: number): DerivedStatus {
   if (pod.terminatedAt !== undefined) return now < (pod.goneAt ?? 0) ? "TERMINATED" : "GONE";
@@ -82,7 +81,7 @@ export function endRun(pod: PodRecord, end: RunEnd, now: number, note?: string):
 export function newRun(
   pod: PodRecord,
   now: number,
-  stages: { provisioningMs: number; startingMs: number; logIntervalMs: number },
+  stages: { provisioningMs: number; startingMs: number; logIntervalMs: number; serviceStartMs: number },
   failStart: boolean,
 ): PodRun {
   const command = decodeCommand(pod.args);
@@ -91,6 +90,7 @@ export function newRun(
     ...stages,
     image: pod.image,
     command: [...(command.entrypoint ?? []), ...(command.cmd ?? [])],
+    ports: [...pod.ports],
     failStart,
   };
   pod.runs.push(run);

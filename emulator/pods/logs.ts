@@ -1,12 +1,29 @@
 /**
  * A pod's log: one `RunLog` per start of its container (system lines at known instants, the
- * process's output, the closing lines of how it ended). A pure function of the record, so the
- * lifecycle can place the end of a run after its last visible line.
+ * process's output, what its services print as they come up, the closing lines of how it
+ * ended). A pure function of the record, so the lifecycle can place the end of a run after its
+ * last visible line.
  */
 import { hash32 } from "../ids";
 import { containerId, imagePullLines, outputLine, processOutput } from "../logs/lines";
-import { periodic, Schedule, type LogEvent, type RunLog } from "../logs/timeline";
+import { freeUs, periodic, Schedule, type LogEvent, type PeriodicLines, type RunLog } from "../logs/timeline";
 import type { PodRecord, PodRun } from "./record";
+import { serviceLines, servicePlannedAt } from "./services";
+
+/**
+ * What the run's services print as they come up (services.ts), after the container started and
+ * never at an instant the process's own output takes, so log-matching probes see them exactly
+ * when the services answer.
+ */
+function serviceEvents(pod: PodRecord, run: PodRun, afterUs: number, output: PeriodicLines | undefined): LogEvent[] {
+  const at = servicePlannedAt(pod, run);
+  if (at === null) return [];
+  let us = Math.max(at * 1000, afterUs + 1);
+  return serviceLines(pod, run).map((line) => {
+    us = freeUs(output, us);
+    return { us: us++, source: "container" as const, line };
+  });
+}
 
 function closingLines(pod: PodRecord, run: PodRun, cid: string): Array<Pick<LogEvent, "source" | "line">> {
   const system = (line: string) => ({ source: "system" as const, line });
@@ -60,7 +77,7 @@ export function podRunLogs(pod: PodRecord): RunLog[] {
       const intervalUs = Math.max(1, run.logIntervalMs) * 1000;
       container = periodic(readyUs + 1000, profile.startup.length, intervalUs, run.endUs ?? Infinity, seed, outputLine(profile, seed));
     }
-    let scheduled = schedule.events;
+    let scheduled = [...schedule.events, ...serviceEvents(pod, run, readyUs, container)];
     const closing: LogEvent[] = [];
     if (run.endUs !== undefined) {
       const endUs = run.endUs;
@@ -68,7 +85,7 @@ export function podRunLogs(pod: PodRecord): RunLog[] {
       closingLines(pod, run, cid).forEach((e, i) => closing.push({ ...e, us: endUs + i }));
     }
     out.push({ scheduled, container, closing });
-    previousUs = closing.length > 0 ? closing[closing.length - 1].us : (run.endUs ?? schedule.last);
+    previousUs = closing.length > 0 ? closing[closing.length - 1].us : (run.endUs ?? (scheduled.at(-1)?.us ?? schedule.last));
   });
   return out;
 }

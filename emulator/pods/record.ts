@@ -6,13 +6,31 @@ import type { Cloud, ClusterRole, Mounts } from "../../contract";
 
 export type RunEnd = "stop" | "exit" | "error" | "restart" | "terminate";
 
+/** How a pod's services behave (control plane: `PUT /_emulator/pods/{id}/service`). */
+export const SERVICE_MODES = ["normal", "never", "unavailable"] as const;
+export type ServiceMode = (typeof SERVICE_MODES)[number];
+
+/** What the control plane set for a pod's services. In memory only: the store's snapshot leaves it out. */
+export interface ServiceSettings {
+  /** `never`: the services never come up; `unavailable`: they come up, but HTTP answers 503. */
+  mode: ServiceMode;
+  /** Overrides the run's `serviceStartMs` (a slow service); null: the run's timing. */
+  delayMs: number | null;
+  /** Emulator-clock instant the settings were set: a service they bring up comes up no earlier. */
+  since: number;
+}
+
 export interface PodRun {
   requestedAt: number;
   provisioningMs: number;
   startingMs: number;
   logIntervalMs: number;
+  /** The services on its ports answer this long after RUNNING; absent in state files from before services answered (0). */
+  serviceStartMs?: number;
   image: string;
   command: string[];
+  /** The pod's `ports` when the run started (absent in older state files: the pod's current ones). */
+  ports?: string[];
   /** The container will fail as it starts (control plane), ending in ERROR. */
   failStart: boolean;
   endedAt?: number;
@@ -78,4 +96,9 @@ export interface PodRecord {
   goneAt?: number;
   /** The next start fails (control plane `fail-start` on a pod that is not starting). */
   failNextStart: boolean;
+  /** Set by the control plane; absent: the services come up `serviceStartMs` after RUNNING and answer normally. */
+  service?: ServiceSettings;
 }
+
+/** The instant a run becomes RUNNING (or fails to, for a failed start). */
+export const runningAt = (run: PodRun) => run.requestedAt + run.provisioningMs + run.startingMs;

@@ -14,7 +14,6 @@ import { familyRoutes } from "../router";
 import { profileOf } from "../shape";
 import { checkUpdate, planCreate, type PodRulesWorld } from "./rules";
 import type { Pods } from "./store";
-import { podView } from "./view";
 
 /** What the pod routes use of the world. */
 export interface PodRoutesWorld extends PodRulesWorld, Pick<Services, "logStreams" | "shape"> {
@@ -27,7 +26,7 @@ export const podRoutes = familyRoutes("pods", (route, world: PodRoutesWorld) => 
     path: "/v2/pods",
     handle: (op) => {
       const includeCluster = readQuery(op.query, (q) => q.boolean("includeClusterPods")) ?? false;
-      return json(200, { pods: world.pods.list(op.account.id, op.now, includeCluster).map((p) => podView(p, op.now)) });
+      return json(200, { pods: world.pods.list(op.account.id, op.now, includeCluster).map((p) => world.pods.view(p, op.now)) });
     },
   }),
   route({
@@ -37,13 +36,13 @@ export const podRoutes = familyRoutes("pods", (route, world: PodRoutesWorld) => 
     crossField: (body) => createPodCrossFieldViolations(body),
     handle: (op) => {
       const plan = planCreate(world, op.account, op.body);
-      return json(201, podView(world.pods.create(op.account, op.body.name, plan, op.now), op.now));
+      return json(201, world.pods.view(world.pods.create(op.account, op.body.name, plan, op.now), op.now));
     },
   }),
   route({
     method: "GET",
     path: "/v2/pods/:id",
-    handle: (op) => json(200, podView(world.pods.find(op.account.id, op.params.id, op.now), op.now)),
+    handle: (op) => json(200, world.pods.view(world.pods.find(op.account.id, op.params.id, op.now), op.now)),
   }),
   route({
     method: "PATCH",
@@ -54,7 +53,7 @@ export const podRoutes = familyRoutes("pods", (route, world: PodRoutesWorld) => 
       const pod = world.pods.mutable(op.account.id, op.params.id, op.now);
       const { template, mounts } = checkUpdate(world, op.account, pod, op.body, op.now);
       world.pods.update(pod, op.body, template, mounts, op.now);
-      return json(200, podView(pod, op.now));
+      return json(200, world.pods.view(pod, op.now));
     },
   }),
   route({
@@ -64,7 +63,7 @@ export const podRoutes = familyRoutes("pods", (route, world: PodRoutesWorld) => 
     handle: (op) => {
       const pod = world.pods.mutable(op.account.id, op.params.id, op.now);
       world.pods.act(pod, op.body.action, op.now);
-      return op.body.action === "terminate" ? noContent() : json(200, podView(pod, op.now));
+      return op.body.action === "terminate" ? noContent() : json(200, world.pods.view(pod, op.now));
     },
   }),
   route({

@@ -19,14 +19,26 @@ import { TableModule } from "../records";
 import type { TemplateRecord } from "../templates/store";
 import { endRun, newRun, podActions, podActive, podEnded, podStatus, settle } from "./lifecycle";
 import { podRunLogs } from "./logs";
-import type { ClusterMembership, PodRecord } from "./record";
+import type { ClusterMembership, PodRecord, RunEnd, ServiceSettings } from "./record";
 import type { CreatePlan } from "./rules";
+import { podView, type PodView, type PortMappings } from "./view";
 
-/** What the pod store uses of the world: the catalog and capacity it places on, the stage timings. */
+/** What the pod store needs of the service host (emulator/services): the ports it publishes, and word of what changes them. */
+export interface PodServiceHost extends PortMappings {
+  /** Settings the control plane queued for the next created pods (`PUT /_emulator/services/next`), one pod's worth. */
+  takeNext(now: number): ServiceSettings | undefined;
+  /** The pod's current run ended: its listeners close now rather than at the host's next sweep. */
+  runEnded(pod: PodRecord): void;
+  /** The pod's service settings changed: connections opened under the old ones are closed. */
+  settingsChanged(pod: PodRecord): void;
+}
+
+/** What the pod store uses of the world: the catalog and capacity it places on, the stage timings, the service host. */
 export interface PodsWorld {
   readonly catalog: Catalog;
   readonly capacity: Capacity;
   readonly timings: Timings;
+  readonly serviceHost: PodServiceHost;
   takeFailNext(kind: "pod"): boolean;
 }
 
@@ -97,9 +109,15 @@ export class Pods extends TableModule<PodRecord> {
     }
     // A seeded GPU pod without a machine of its own (none matched) holds nothing.
     if (running && (machine || seed.cpu)) this.reserve(pod);
-    newRun(pod, startedAt - 20000, { provisioningMs: 12000, startingMs: 8000, logIntervalMs: this.world.timings.logIntervalMs }, false);
+    const { logIntervalMs, serviceStartMs } = this.world.timings;
+    newRun(pod, startedAt - 20000, { provisioningMs: 12000, startingMs: 8000, logIntervalMs, serviceStartMs }, false);
     if (!running) endRun(pod, "stop", startedAt + 600000);
     return pod;
+  }
+
+  /** The records without their service settings, which live in memory only (control plane). */
+  override snapshot(): PodRecord[] {
+    return this.records.all().map(({ service: _inMemoryOnly, ...saved }) => saved);
   }
 
   /** Purges pods whose termination completed; true when something changed. */
@@ -170,6 +188,11 @@ export class Pods extends TableModule<PodRecord> {
     return this.records.all().filter((p) => podStatus(p, now) !== "GONE");
   }
 
+  /** The pod's wire form, its running ports published by the service host. */
+  view(pod: PodRecord, now: number): PodView {
+    return podView(pod, now, this.world.serviceHost);
+  }
+
   /** What the pod's log stream follows; pods stream in STARTING and RUNNING (409 codes as sandboxes'). */
   logSubject(pod: PodRecord): LogSubject {
     return {
@@ -203,7 +226,13 @@ export class Pods extends TableModule<PodRecord> {
 
   private stages(fromScratch: boolean) {
     const t = this.world.timings;
-    return { provisioningMs: fromScratch ? t.podProvisioningMs : 0, startingMs: t.podStartingMs, logIntervalMs: t.logIntervalMs };
+    return { provisioningMs: fromScratch ? t.podProvisioningMs : 0, startingMs: t.podStartingMs, logIntervalMs: t.logIntervalMs, serviceStartMs: t.serviceStartMs };
+  }
+
+  /** Ends the current run (lifecycle.ts); the services of the run stop answering at once. */
+  private end(pod: PodRecord, end: RunEnd, now: number, note?: string): void {
+    endRun(pod, end, now, note);
+    this.world.serviceHost.runEnded(pod);
   }
 
   /** Starts a run of the container; global networking takes effect here (decisions: PATCH). */
@@ -220,7 +249,7 @@ export class Pods extends TableModule<PodRecord> {
   }
 
   private terminate(pod: PodRecord, now: number): void {
-    endRun(pod, "terminate", now);
+    this.end(pod, "terminate", now);
     this.release(pod);
     pod.terminatedAt = now;
     pod.goneAt = now + this.world.timings.podStoppingMs;
@@ -273,6 +302,9 @@ export class Pods extends TableModule<PodRecord> {
       runs: [],
       failNextStart: false,
     };
+    // Cluster members count one each, in creation order.
+    const service = this.world.serviceHost.takeNext(now);
+    if (service) pod.service = service;
     this.reserve(pod);
     this.startRun(pod, now, true, failStart);
     this.records.add(pod);
@@ -308,7 +340,7 @@ export class Pods extends TableModule<PodRecord> {
     const containerChanged = (Object.keys(before) as Array<keyof typeof before>).some((k) => !sameJson(before[k], next[k]));
     if (containerChanged && (status === "RUNNING" || status === "STARTING")) {
       // decisions: a container change restarts a running pod (back to STARTING, then RUNNING).
-      endRun(pod, "restart", now, "configuration changed");
+      this.end(pod, "restart", now, "configuration changed");
       this.startRun(pod, now, false);
     }
   }
@@ -328,11 +360,11 @@ export class Pods extends TableModule<PodRecord> {
         break;
       case "stop":
         // decisions: stop goes straight to EXITED and releases the GPUs; the disk is kept.
-        endRun(pod, "stop", now);
+        this.end(pod, "stop", now);
         this.release(pod);
         break;
       case "restart":
-        endRun(pod, "restart", now, "restart requested");
+        this.end(pod, "restart", now, "restart requested");
         this.startRun(pod, now, false);
         break;
       case "start":
@@ -364,7 +396,7 @@ export class Pods extends TableModule<PodRecord> {
   exit(pod: PodRecord, now: number): void {
     const status = podStatus(pod, now);
     if (status !== "RUNNING") throw conflict(`Pod ${pod.id} is ${status}, not RUNNING`);
-    endRun(pod, "exit", now);
+    this.end(pod, "exit", now);
     this.release(pod);
   }
 
@@ -372,7 +404,13 @@ export class Pods extends TableModule<PodRecord> {
   error(pod: PodRecord, now: number, message?: string): void {
     const status = podStatus(pod, now);
     if (status !== "RUNNING" && status !== "STARTING") throw conflict(`Pod ${pod.id} is ${status}, not RUNNING or STARTING`);
-    endRun(pod, "error", now, message);
+    this.end(pod, "error", now, message);
+  }
+
+  /** New service settings (control plane): they act from `settings.since` on, and connections open under the old ones close. */
+  setServiceSettings(pod: PodRecord, settings: ServiceSettings): void {
+    pod.service = settings;
+    this.world.serviceHost.settingsChanged(pod);
   }
 
   /** The ongoing start fails when it would have become RUNNING; otherwise the next one does. */

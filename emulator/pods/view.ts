@@ -1,24 +1,28 @@
 /**
  * Pod record → wire shape (contract `Pod`): status, actions, cost, runtime and SSH endpoints are
- * derived from the record and the clock at each read.
+ * derived from the record and the clock at each read; the public port mappings are the real
+ * listeners the service host opens for a running pod (emulator/services).
  */
 import type { z } from "zod";
 import { decodeCommand, type Pod } from "../../contract";
 import { hash32 } from "../ids";
-import { machineIp } from "../placement/capacity";
 import { iso, isoOrNull } from "../time";
-import { clusterMembership, podActions, podStatus, runningAt, type DerivedStatus } from "./lifecycle";
-import type { PodRecord } from "./record";
+import { clusterMembership, podActions, podStatus, type DerivedStatus } from "./lifecycle";
+import { runningAt, type PodRecord } from "./record";
 
 export type PodView = z.input<typeof Pod>;
 type PodRuntime = NonNullable<PodView["runtime"]>;
 type PodSsh = NonNullable<PodView["ssh"]>;
 
-const SSH_PROXY_HOST = "ssh.compute.local";
-
-function publicPort(pod: PodRecord, privatePort: number): number {
-  return 10000 + (hash32(pod.id, pod.hostId, privatePort) % 50000);
+/** Where a running pod's ports answer: listeners the service host binds for it (emulator/services). */
+export interface PortMappings {
+  /** The address every public port is on. */
+  readonly address: string;
+  /** The public port of a RUNNING pod's `port/protocol`, the same for the whole run; null while none is bound yet. */
+  publicPort(pod: PodRecord, spec: string, now: number): number | null;
 }
+
+const SSH_PROXY_HOST = "ssh.compute.local";
 
 function lastStartedAt(pod: PodRecord, now: number): number | null {
   for (let i = pod.runs.length - 1; i >= 0; i--) {
@@ -31,10 +35,9 @@ function lastStartedAt(pod: PodRecord, now: number): number | null {
   return null;
 }
 
-function runtime(pod: PodRecord, now: number): PodRuntime {
+function runtime(pod: PodRecord, now: number, mappings: PortMappings): PodRuntime {
   const started = runningAt(pod.runs[pod.runs.length - 1]);
   const bucket = Math.floor(now / 5000);
-  const ip = machineIp(pod.hostId);
   const pct = (salt: string | number, lo: number, hi: number) => lo + (hash32(pod.id, bucket, salt) % (hi - lo + 1));
   const out: PodRuntime = {
     uptime: Math.max(0, Math.floor((now - started) / 1000)),
@@ -42,11 +45,9 @@ function runtime(pod: PodRecord, now: number): PodRuntime {
     memory: { util: pct("mem", 10, 80) },
     ports: pod.ports.map((spec) => {
       const [port, type] = spec.split("/");
-      const privatePort = Number(port);
-      // http ports are reached through the service's HTTPS proxy; tcp ports get a public mapping.
-      return type === "tcp"
-        ? { private: privatePort, public: publicPort(pod, privatePort), type, ip }
-        : { private: privatePort, public: null, type, ip: null };
+      // http and tcp alike: a real listener, so what the answer names is what a client reaches.
+      const published = mappings.publicPort(pod, spec, now);
+      return { private: Number(port), public: published, type, ip: published === null ? null : mappings.address };
     }),
   };
   if (pod.gpu) {
@@ -55,20 +56,20 @@ function runtime(pod: PodRecord, now: number): PodRuntime {
   return out;
 }
 
-function ssh(pod: PodRecord, status: DerivedStatus): PodSsh {
+function ssh(pod: PodRecord, status: DerivedStatus, now: number, mappings: PortMappings): PodSsh {
   const token = `${pod.id}-${(hash32("ssh", pod.id) >>> 0).toString(16).padStart(8, "0")}`;
   const proxy = { host: SSH_PROXY_HOST, port: 22, username: token, command: `ssh ${token}@${SSH_PROXY_HOST} -i ~/.ssh/id_ed25519` };
   let direct = null;
-  if (status === "RUNNING" && pod.sshEnabled && pod.ports.includes("22/tcp")) {
-    const host = machineIp(pod.hostId);
-    const port = publicPort(pod, 22);
+  const port = status === "RUNNING" && pod.sshEnabled && pod.ports.includes("22/tcp") ? mappings.publicPort(pod, "22/tcp", now) : null;
+  if (port !== null) {
+    const host = mappings.address;
     direct = { host, port, username: "root", command: `ssh root@${host} -p ${port} -i ~/.ssh/id_ed25519` };
   }
   return { proxy, direct };
 }
 
-/** The wire form of a pod (reference OpenAPI `Pod`, with the contract's rules for each field). */
-export function podView(pod: PodRecord, now: number): PodView {
+/** The wire form of a pod (reference OpenAPI `Pod`, with the contract's rules for each field); `mappings` publishes its ports while it runs. */
+export function podView(pod: PodRecord, now: number, mappings: PortMappings): PodView {
   const status = podStatus(pod, now);
   if (status === "GONE") throw new Error(`pod ${pod.id} is gone; it has no view`);
   const command = decodeCommand(pod.args);
@@ -92,7 +93,7 @@ export function podView(pod: PodRecord, now: number): PodView {
     cloud: pod.cloud,
     dataCenterId: pod.dataCenterId,
     cudaVersion: pod.cudaVersion,
-    ssh: ssh(pod, status),
+    ssh: ssh(pod, status, now, mappings),
     ...(pod.cluster ? { cluster: clusterMembership(pod, now) } : {}),
     template: null,
     cost: status === "EXITED" || status === "TERMINATED" ? 0 : pod.costPerHour,
@@ -101,7 +102,7 @@ export function podView(pod: PodRecord, now: number): PodView {
       pod.globalIp === null
         ? { enabled: false }
         : { enabled: true, ip: pod.globalIp, internalDns: `${pod.id}.compute.internal` },
-    runtime: status === "RUNNING" ? runtime(pod, now) : null,
+    runtime: status === "RUNNING" ? runtime(pod, now, mappings) : null,
     createdAt: iso(pod.createdAt),
     startedAt: isoOrNull(lastStartedAt(pod, now)),
   };

@@ -1,17 +1,18 @@
-/** `/v2/serverless`: create, list, get, update (PATCH) and delete endpoints. */
+/** `/v2/serverless`: create, list, get, update (PATCH) and delete endpoints, and list an endpoint's workers. */
 import { CreateEndpointRequest, UpdateEndpointRequest, createEndpointViolations, endpointCrossFieldViolations } from "../../contract";
 import { json, noContent } from "../http";
 import { randomId } from "../ids";
 import { usableTemplate } from "../placement/rules";
 import { familyRoutes } from "../router";
 import type { Templates } from "../templates/store";
+import { workerPlacement, type WorkerPlacementWorld } from "./placement";
 import { duplicateCpuChoices, type EndpointRulesWorld } from "./rules";
 import { endpointChange, newEndpoint } from "./settings";
 import type { Serverless } from "./store";
-import { endpointView } from "./view";
+import { endpointView, workersView } from "./view";
 
 /** What the endpoint routes use of the world. */
-export interface EndpointRoutesWorld extends EndpointRulesWorld {
+export interface EndpointRoutesWorld extends EndpointRulesWorld, WorkerPlacementWorld {
   readonly templates: Templates;
   readonly serverless: Serverless;
 }
@@ -31,7 +32,7 @@ export const serverlessRoutes = familyRoutes("serverless", (route, world: Endpoi
     handle: (op) => {
       const { body, account, now } = op;
       const template = usableTemplate(world.templates, account.id, body.templateId, "endpoint");
-      const endpoint = world.serverless.add({ id: randomId(8), ...newEndpoint(world, account.id, body, template, now) });
+      const endpoint = world.serverless.add({ id: randomId(8), ...newEndpoint(world, account.id, body, template, now) }, now);
       return json(201, endpointView(endpoint));
     },
   }),
@@ -49,8 +50,16 @@ export const serverlessRoutes = familyRoutes("serverless", (route, world: Endpoi
     handle: (op) => {
       const endpoint = world.serverless.find(op.account.id, op.params.id);
       const template = usableTemplate(world.templates, op.account.id, op.body.templateId, "endpoint");
-      world.serverless.update(endpoint, endpointChange(world, endpoint, op.body, template));
+      world.serverless.update(endpoint, endpointChange(world, endpoint, op.body, template), op.now);
       return json(200, endpointView(endpoint));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/v2/serverless/:id/workers",
+    handle: (op) => {
+      const endpoint = world.serverless.find(op.account.id, op.params.id);
+      return json(200, workersView(endpoint, workerPlacement(world, endpoint), op.now));
     },
   }),
   route({

@@ -14,7 +14,7 @@ import {
 import { badRequest } from "../http";
 import type { TemplateRecord } from "../templates/store";
 import { checkTargets, cpuChoices, gpuSelection, type EndpointRulesWorld } from "./rules";
-import type { ContainerSettings, EndpointChange, EndpointGpu, EndpointRecord, EndpointScaling } from "./store";
+import type { ContainerSettings, EndpointChange, EndpointGpu, EndpointRecord, EndpointScaling, EndpointSettings } from "./store";
 
 /** The reference OpenAPI's create defaults. */
 const DEFAULT_WORKERS = { min: 0, max: 3, idleTimeout: 10 };
@@ -46,7 +46,7 @@ export function newEndpoint(
   body: CreateEndpointRequest,
   template: TemplateRecord | undefined,
   now: number,
-): Omit<EndpointRecord, "id"> {
+): Omit<EndpointSettings, "id"> {
   const gpu = body.gpu ? createdGpu(world, body.gpu, template) : null;
   const cpu = body.cpu ? cpuChoices(world.catalog, body.cpu) : null;
   checkTargets(world, accountId, body);

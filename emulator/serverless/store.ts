@@ -1,10 +1,12 @@
 /**
  * Serverless endpoints as stored: the settings an endpoint was created with, as PATCH changed
- * them since (settings.ts works them out; view.ts builds the answer from them on every read).
- * Workers are not simulated.
+ * them since (settings.ts works them out; view.ts builds the answer from them on every read),
+ * and its active workers (workers.ts: which run, since when, on which configuration version).
  */
 import type { CreateEndpointRequest } from "../../contract";
+import type { Timings } from "../options";
 import { TableModule } from "../records";
+import { CONFIGURATION, firstFleet, resized, restarted, type WorkerFleet, type WorkerSettings } from "./workers";
 
 export type EndpointType = CreateEndpointRequest["type"];
 export type EndpointScaling = CreateEndpointRequest["scaling"];
@@ -36,7 +38,8 @@ export interface ContainerSettings {
   registry: string | null;
 }
 
-export interface EndpointRecord extends ContainerSettings {
+/** What an endpoint is configured with (create, then PATCH). */
+export interface EndpointSettings extends ContainerSettings {
   id: string;
   accountId: string;
   createdAt: number;
@@ -56,28 +59,70 @@ export interface EndpointRecord extends ContainerSettings {
   flashboot: Flashboot;
 }
 
+/** An endpoint with its workers. */
+export interface EndpointRecord extends EndpointSettings {
+  fleet: WorkerFleet;
+  /** Set by the control plane; absent: workers are ready `readyMs` after they start. */
+  workerSettings?: WorkerSettings;
+}
+
 /** What a PATCH may change: everything but identity, type and creation. */
-export type EndpointChange = Partial<Omit<EndpointRecord, "id" | "accountId" | "createdAt" | "type" | "templateId">>;
+export type EndpointChange = Partial<Omit<EndpointSettings, "id" | "accountId" | "createdAt" | "type" | "templateId">>;
+
+/** What the endpoint store uses of the world: the timing of a worker's start. */
+export interface ServerlessWorld {
+  readonly timings: Timings;
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export class Serverless extends TableModule<EndpointRecord> {
-  constructor() {
+  constructor(private readonly world: ServerlessWorld) {
     super("serverless endpoint");
   }
 
+  /** State files written before workers were simulated hold none: the endpoint's minimum start then, ready at once. */
   override restore(slice: unknown): void {
-    this.records.load((slice as Array<EndpointRecord | SavedAnswer>).map((saved) => ("view" in saved ? fromSavedAnswer(saved) : saved)));
+    const saved = slice as Array<(EndpointSettings & { fleet?: WorkerFleet }) | SavedAnswer>;
+    this.records.load(
+      saved.map((entry) => {
+        const settings: EndpointSettings & { fleet?: WorkerFleet } = "view" in entry ? fromSavedAnswer(entry) : entry;
+        return { ...settings, fleet: settings.fleet ?? firstFleet(settings.id, settings.workers.min, settings.createdAt, 0) };
+      }),
+    );
+  }
+
+  /** The records without their worker settings, which live in memory only (control plane). */
+  override snapshot(): EndpointRecord[] {
+    return this.records.all().map(({ workerSettings: _inMemoryOnly, ...saved }) => saved);
   }
 
   find(accountId: string, id: string): EndpointRecord {
     return this.records.owned(accountId, id);
   }
 
-  add(endpoint: EndpointRecord): EndpointRecord {
-    return this.records.add(endpoint);
+  /** For the control plane, which acts across accounts. */
+  any(id: string): EndpointRecord | undefined {
+    return this.records.get(id);
   }
 
-  update(endpoint: EndpointRecord, change: EndpointChange): void {
+  /** A new endpoint, its `workers.min` workers starting now. */
+  add(settings: EndpointSettings, now: number): EndpointRecord {
+    return this.records.add({ ...settings, fleet: firstFleet(settings.id, settings.workers.min, now, this.world.timings.workerReadyMs) });
+  }
+
+  /** Applies a checked change: a new configuration restarts every worker on the next version; a new minimum adds or removes workers. */
+  update(endpoint: EndpointRecord, change: EndpointChange, now: number): void {
+    const reconfigured = CONFIGURATION.some((key) => key in change && !sameJson(change[key], endpoint[key]));
     Object.assign(endpoint, change);
+    const { workerReadyMs } = this.world.timings;
+    if (reconfigured) restarted(endpoint.id, endpoint.fleet, endpoint.workers.min, now, workerReadyMs);
+    else resized(endpoint.id, endpoint.fleet, endpoint.workers.min, now, workerReadyMs);
+  }
+
+  /** New worker settings (control plane); they act from `settings.since` on. */
+  setWorkerSettings(endpoint: EndpointRecord, settings: WorkerSettings): void {
+    endpoint.workerSettings = settings;
   }
 
   delete(endpoint: EndpointRecord): void {
@@ -106,7 +151,7 @@ interface SavedAnswer {
   id: string;
   accountId: string;
   createdAt: number;
-  view: Omit<EndpointRecord, "id" | "accountId" | "createdAt" | "gpu" | "workers"> & {
+  view: Omit<EndpointSettings, "id" | "accountId" | "createdAt" | "gpu" | "workers"> & {
     createdAt: string;
     gpu: Omit<EndpointGpu, "excludedTypes"> & { excludedTypes?: string[] };
     workers: { min: number; max: number; idleTimeout?: number };
@@ -114,7 +159,7 @@ interface SavedAnswer {
 }
 
 /** Such a saved answer, read back as settings (every endpoint then was a GPU one; an omitted idle timeout was the default). */
-function fromSavedAnswer({ id, accountId, createdAt, view }: SavedAnswer): EndpointRecord {
+function fromSavedAnswer({ id, accountId, createdAt, view }: SavedAnswer): EndpointSettings {
   const { gpu, workers, requestUrls: _urls, createdAt: _at, ...rest } = view as SavedAnswer["view"] & { requestUrls?: unknown };
   return {
     ...rest,

@@ -1,10 +1,16 @@
-/** An endpoint's stored settings → its wire shape (contract `Endpoint`), built on every read. */
+/**
+ * An endpoint's stored settings → its wire shape (contract `Endpoint`), and its workers → theirs
+ * (contract `ListEndpointWorkersResponse`), built on every read.
+ */
 import type { z } from "zod";
-import type { Endpoint } from "../../contract";
+import type { Endpoint, ListEndpointWorkersResponse } from "../../contract";
 import { iso } from "../time";
+import type { WorkerPlacement } from "./placement";
 import type { EndpointRecord, EndpointType } from "./store";
+import { readyAt, workerStatus, type WorkerStatus } from "./workers";
 
 export type EndpointView = z.input<typeof Endpoint>;
+export type WorkersView = z.input<typeof ListEndpointWorkersResponse>;
 
 const REQUEST_HOST = "https://api.compute.local/v2";
 
@@ -58,4 +64,41 @@ export function endpointView(e: EndpointRecord): EndpointView {
   };
   if (e.templateId !== undefined) view.templateId = e.templateId;
   return view;
+}
+
+/**
+ * `GET /v2/serverless/{id}/workers` (reference OpenAPI `ListEndpointWorkersResponse`): the active
+ * workers, all on the current configuration (a restart replaces them all, so none is stale), and
+ * the summary by status. `uptimeSeconds` counts from the moment a worker became ready.
+ */
+export function workersView(e: EndpointRecord, placement: WorkerPlacement, now: number): WorkersView {
+  const workers = e.fleet.workers.map((worker) => {
+    const status = workerStatus(worker, e.workerSettings, now);
+    const ready = readyAt(worker, e.workerSettings);
+    return {
+      id: worker.id,
+      status,
+      isStale: false,
+      version: e.fleet.version,
+      gpuCount: e.gpu?.count ?? 0,
+      image: e.image,
+      uptimeSeconds: status === "INITIALIZING" || ready === null ? null : Math.floor((now - ready) / 1000),
+      gpuTypeId: placement.gpuTypeId,
+      dataCenterId: placement.dataCenterId,
+      startedAt: iso(worker.startedAt),
+    };
+  });
+  const count = (status: WorkerStatus) => workers.filter((w) => w.status === status).length;
+  return {
+    workers,
+    summary: {
+      running: count("RUNNING"),
+      idle: count("IDLE"),
+      initializing: count("INITIALIZING"),
+      throttled: count("THROTTLED"),
+      unhealthy: count("UNHEALTHY"),
+      total: workers.length,
+    },
+    endpointVersion: e.fleet.version,
+  };
 }

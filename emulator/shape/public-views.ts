@@ -134,6 +134,8 @@ const ROUTES: Record<string, { rewrite: Rewrite; list?: string }> = {
   "POST /v2/serverless": { rewrite: endpoint },
   "GET /v2/serverless/:id": { rewrite: endpoint },
   "PATCH /v2/serverless/:id": { rewrite: endpoint },
+  // Workers have no nested objects; the wrapper's `summary` is left as it is.
+  "GET /v2/serverless/:id/workers": { rewrite: plain, list: "workers" },
   // A cluster's nested objects are all closed in the document: only the resource's unknown member.
   "GET /v2/clusters": { rewrite: plain, list: "clusters" },
   "POST /v2/clusters": { rewrite: plain },

@@ -66,6 +66,31 @@ test("endpoints saved as their answer (state files from before endpoints could c
   });
 });
 
+test("workers and their configuration version come back; the control plane's service and worker settings (in memory) do not", async () => {
+  const dataDir = tempDir();
+  const saved = await withEmulator({ dataDir, freezeClock: "2030-07-01T00:00:00Z" }, async (h) => {
+    const body = { name: "kept", type: "QUEUE", scaling: { type: "QUEUE_DELAY", queueDelay: 1 }, image: "i", gpu: { pools: ["ADA_24"] }, workers: { min: 2, max: 2 } };
+    const endpoint = (await h.post("/v2/serverless", body)).body;
+    await h.patch(`/v2/serverless/${endpoint.id}`, { image: "j" });
+    await h.control.setWorkers(endpoint.id, { mode: "never" });
+    const pod = await createdPod(h, gpuPod({ ports: ["22/tcp"] }));
+    await h.control.setPodService(pod.id, { mode: "never" });
+    await h.control.setNextServices({ mode: "never", count: 5 });
+    return { endpointId: endpoint.id, podId: pod.id, workers: (await h.get(`/v2/serverless/${endpoint.id}/workers`)).body };
+  });
+  expect(readFileSync(join(dataDir, "state.json"), "utf8")).not.toMatch(/"workerSettings"|"service"/);
+
+  await withEmulator({ dataDir }, async (h) => {
+    expect((await h.get(`/v2/serverless/${saved.endpointId}/workers`)).body).toEqual(saved.workers);
+    expect(saved.workers.endpointVersion).toBe(2);
+    await h.control.advance(200);
+    expect((await h.get(`/v2/serverless/${saved.endpointId}/workers`)).body.summary).toMatchObject({ idle: 2 });
+    expect((await h.control.podService(saved.podId)).mode).toBe("normal");
+    const next = await createdPod(h, gpuPod({ ports: ["22/tcp"] }));
+    expect((await h.control.podService(next.id)).mode).toBe("normal");
+  });
+});
+
 test("reset through the control plane is durable too", async () => {
   const dataDir = tempDir();
   const podId = await withEmulator({ dataDir }, async (h) => {

@@ -102,6 +102,31 @@ describe("answers conform to the public OpenAPI", () => {
     expect(publicViolations("Endpoint", cpuPatched.body)).toEqual([]);
   });
 
+  test("serverless workers: initializing, ready, restarted by a PATCH, CPU, none", async () => {
+    const workers = { wrapper: "ListEndpointWorkersResponse", member: "workers" };
+    const gpu = (await h.post("/v2/serverless", endpointBody({ workers: { min: 2, max: 3 } }))).body;
+    const cpu = (await h.post("/v2/serverless", endpointBody({ gpu: undefined, cpu: [{ id: "cpu3c", vcpuCount: 4 }], workers: { min: 1, max: 1 } }))).body;
+    const none = (await h.post("/v2/serverless", endpointBody())).body;
+    const check = async (id: string) => {
+      const answer = await ok(`/v2/serverless/${id}/workers`);
+      expect(publicViolations("Worker", answer, workers)).toEqual([]);
+      return answer;
+    };
+    expect((await check(gpu.id)).workers[0].status).toBe("INITIALIZING");
+    await h.control.advance(5000);
+    const ready = await check(gpu.id);
+    expect(ready.workers[0]).toMatchObject({ status: "IDLE", uptimeSeconds: expect.any(Number), [EXTRA.resource]: expect.any(Number) });
+    expect(ready).toHaveProperty(EXTRA.wrapper, null);
+    await h.patch(`/v2/serverless/${gpu.id}`, { image: "runpod/worker:2" });
+    expect((await check(gpu.id)).endpointVersion).toBe(2);
+    expect((await check(cpu.id)).workers[0]).toMatchObject({ gpuCount: 0, gpuTypeId: null });
+    expect((await check(none.id)).workers).toEqual([]);
+    // The check is real: a status the document does not know, or a missing summary, is a violation.
+    expect(publicViolations("Worker", { ...ready, workers: [{ ...ready.workers[0], status: "SLEEPING" }] }, workers)).not.toEqual([]);
+    const { summary: _summary, ...withoutSummary } = ready;
+    expect(publicViolations("Worker", withoutSummary, workers)).not.toEqual([]);
+  });
+
   test("clusters: create, get, list, rename and member pods, before and after ranks, running", async () => {
     const body = { name: "c", type: "RAY", image: "rayproject/ray:2.40.0-py311-gpu", ports: ["22/tcp"], compute: { gpuTypeId: GPU.rtx4090, gpuCountPerPod: 1, podCount: 2 } };
     const created = await h.post("/v2/clusters", body);
@@ -181,7 +206,7 @@ describe("pods", () => {
       gpus: [{ util: expect.any(Number), memoryUtil: expect.any(Number) }],
       ports: [
         { private: 22, public: expect.any(Number), type: "tcp", ip: expect.any(String) },
-        { private: 8888, public: null, type: "http", ip: null },
+        { private: 8888, public: expect.any(Number), type: "http", ip: "127.0.0.1" },
       ],
     });
     await h.post(`/v2/pods/${pod.id}/action`, { action: "stop" });
