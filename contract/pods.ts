@@ -119,15 +119,17 @@ export type PodSshEndpoint = z.infer<typeof SshEndpoint>;
 
 const POD_ACTIONS = new Set<string>(PodActionName.options);
 
-/** A live port mapping; an entry without its private port says nothing usable and is dropped. */
+/**
+ * A live port mapping. Every member is optional in the public document, so an entry without
+ * its private port is kept (read as null): it still says a public port is open, and dropping it
+ * would hide that mapping from the outputs.
+ */
 const RuntimePort = z.looseObject({
-  private: optional(z.int()),
+  private: orNull(z.int()),
   public: orNull(z.int()),
   type: optional(z.string()),
   ip: orNull(z.string()),
 });
-type RuntimePort = z.output<typeof RuntimePort>;
-const hasPrivatePort = (p: RuntimePort): p is RuntimePort & { private: number } => p.private !== undefined;
 
 /**
  * The Pod response, read tolerantly (see reading.ts). Required: what the product cannot do
@@ -201,7 +203,7 @@ export const Pod = z
         gpus: optional(z.array(z.looseObject({ util: optional(z.int()), memoryUtil: optional(z.int()) }))),
         cpu: optional(z.looseObject({ util: optional(z.int()) })),
         memory: optional(z.looseObject({ util: optional(z.int()) })),
-        ports: optional(z.array(RuntimePort).transform((ports) => ports.filter(hasPrivatePort))),
+        ports: optional(z.array(RuntimePort)),
       }),
     ),
     createdAt: dateTime,

@@ -141,6 +141,17 @@ describe("what the product derives from an answer in either shape", () => {
     expect(publicFacts).toMatchObject({ vcpuCount: null, memoryGb: null, gpuCount: 1, argsApplied: "", publicPorts: [] });
     expect(seedFacts).toMatchObject({ vcpuCount: 8, memoryGb: 64 });
   });
+
+  it("keeps a runtime port mapping without its private port (every member is optional in the public document)", () => {
+    const runtime = { ports: [{ public: 43210, type: "tcp", ip: "45.23.12.1" }, { private: 8888, public: null, type: "http", ip: null }, {}] };
+    const parsed = parseWire(Pod, { ...publicPod, status: "RUNNING", runtime });
+    if (!parsed.ok) throw new Error(parsed.violations.join("; "));
+    expect(factsFromPod(parsed.value).publicPorts).toEqual([
+      { privatePort: null, publicPort: 43210, ip: "45.23.12.1", type: "tcp" },
+      { privatePort: 8888, publicPort: null, ip: null, type: "http" },
+      { privatePort: null, publicPort: null, ip: null, type: "" },
+    ]);
+  });
 });
 
 describe("values the service may add later", () => {

@@ -20,7 +20,7 @@ export const POD_OUTPUTS = {
     items: {
       type: "object",
       properties: {
-        privatePort: { type: "number" },
+        privatePort: { type: "number", nullable: true },
         publicPort: { type: "number", nullable: true },
         ip: { type: "string", nullable: true },
         type: { type: "string" },
