@@ -11,7 +11,8 @@
  */
 import type { Input, Output } from "@pulumi/pulumi";
 import type { EstimateOutcome, PriceList } from "../../contract/estimate";
-import type { ComputeClient, SetAside } from "../../sdk";
+import type { ProbeKind } from "../../contract/readiness";
+import type { ComputeClient, LogEvent, LogStreamOptions, SetAside } from "../../sdk";
 import type { Watcher } from "../../sdk/watch";
 import type { FieldSpec, ValueOf } from "../properties";
 import { dynamicToken as dynamicTokenOf, nativeToken as tokenOf } from "../tokens";
@@ -78,6 +79,9 @@ export type CheckedInputs<L extends InputList> = Omit<InputValues<L>, "name"> & 
 
 /** The values of a list's outputs, as the runtime records them in state. */
 export type OutputValues<L extends OutputList> = { -readonly [K in keyof L]: ValueOf<L[K]> };
+
+/** The outputs a definition's `facts` gives: all but `ready`, which the runtime records from its probes. */
+export type FactValues<L extends OutputList> = Omit<OutputValues<L>, "ready">;
 
 /** A resource object's output properties. */
 export type OutputProperties<L extends OutputList> = { readonly [K in keyof L]: Output<ValueOf<L[K]>> };
@@ -159,6 +163,36 @@ export interface Pricing {
   estimate(inputs: Props, prices: PriceList): EstimateOutcome;
 }
 
+/** A published port of a container: where the provider can reach it. */
+export interface PortMapping {
+  privatePort: number | null;
+  publicPort: number | null;
+  ip: string | null;
+  type: string;
+}
+
+/** One thing to probe: a pod (each cluster member), a sandbox, an endpoint. */
+export interface ProbeTarget {
+  /** Names it in progress lines and messages (`pod_abc`, `rank 1 (pod_abc)`). */
+  label: string;
+  /** Where its services are published: its port mappings and the direct SSH endpoint. */
+  network?: { ports: PortMapping[]; sshDirect: { host: string; port: number } | null };
+  /** Its container log, from the start of its current run (`since`), and the last lines of it. */
+  logs?: { stream(api: ComputeClient, options: LogStreamOptions): AsyncIterable<LogEvent>; since: string | null };
+  /** Its workers ready now, with the counts by status for a message (an endpoint). */
+  workers?(api: ComputeClient, signal: AbortSignal): Promise<{ ready: number; counts: string }>;
+}
+
+/** What a definition tells the probes. */
+export interface Readiness<Live> {
+  /** The probes it takes. */
+  accepts: readonly ProbeKind[];
+  /** Why it takes no others (for the preview's message). */
+  refusedBecause: string;
+  /** The containers to probe now, from the live object the wait ended with. */
+  targets(live: Live): ProbeTarget[];
+}
+
 /** What a create hook returns: the live object, and facts only the create knew. */
 export interface Created<Live, Facts> {
   live: Live;
@@ -223,6 +257,14 @@ export interface ResourceDefinition<Inputs extends object = any, Live extends { 
   create(api: ComputeClient, request: Props, inputs: Inputs): Promise<Created<Live, Facts>>;
   /** What the resource must reach before create returns, from the inputs; absent: it is ready once created. */
   ready?(inputs: Inputs): Wait;
+  /**
+   * What its `readiness` input probes once `ready` is reached (provider/runtime/readiness.ts):
+   * the probes it takes and the containers to probe. With it, the input list has `readiness` and
+   * the output list `ready` (provider/resources/readiness.ts).
+   */
+  readonly readiness?: Readiness<Live>;
+  /** Whether the probes apply to these inputs (a pod meant to be stopped has no service to probe); default: always. */
+  probesApply?(inputs: Inputs): boolean;
   /** After create (or adoption): bring the resource to its desired state; default: wait for `ready`. */
   settle?(inputs: Inputs, live: Live): Promise<Live>;
   /** A line about what the service made of the inputs (a clamp), once the create answered. */

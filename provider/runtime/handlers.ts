@@ -17,12 +17,14 @@
  */
 import { ComputeError, CreatedButUnreadableError, NotFoundError, withSpec } from "../../sdk";
 import { createFields, inputsOf, type DiffResult, type InputList, type ResourceDefinition } from "../resources/definition";
+import { readinessInputViolations } from "../resources/readiness";
 import { findLeftBehind, markReplacing, wasAdopted } from "./adoption";
 import { proveKeyFor } from "./credentials";
 import { toCheckFailures, type CheckFailure } from "./check-failures";
 import { reportEstimate } from "./cost-estimate";
 import { WaitFailed, awaitState, endedBecause } from "./wait";
 import { PartialFailure, plain, unreadableCreate } from "./partial";
+import { probeReadiness, readinessOf } from "./readiness";
 import { forget, report, reportTransition } from "./progress";
 import { readById } from "./shared-reads";
 import { PROVIDER_KEY, resolveName, resolveOwnerMark, withoutProvider, type Props } from "./props";
@@ -81,14 +83,27 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
   const stateOf = (live: Live) => definition.states.of(live);
   const ended = (live: Live) => definition.states.ended.has(stateOf(live));
 
-  function outputsOf(inputs: Props, live: Live, previous?: Partial<Facts>): Props {
-    return plain({ ...inputs, ...definition.facts(live, previous) });
+  /** `ready`: what the last probing found (true, false), null without probes; only for a definition with readiness. */
+  type Ready = boolean | null;
+  function outputsOf(inputs: Props, live: Live, previous?: Partial<Facts>, ready?: Ready): Props {
+    return plain({ ...inputs, ...definition.facts(live, previous), ...(definition.readiness ? { ready: ready ?? null } : {}) });
   }
 
-  /** A failure once the resource exists: recorded with the last object seen, never leaked. */
+  /** A failure once the resource exists: recorded with the last object seen, never leaked (and, where it probes, not ready). */
   function partial(inputs: Props, providerText: unknown, live: Live, facts: Partial<Facts> | undefined, error: Error): PartialFailure {
-    const properties = { ...outputsOf(inputs, live, facts), [PROVIDER_KEY]: providerText };
+    const properties = { ...outputsOf(inputs, live, facts, probing(inputs) ? false : null), [PROVIDER_KEY]: providerText };
     return new PartialFailure(error.message, live.id, properties, [error.message]);
+  }
+
+  /** The inputs ask for probes and they apply (provider/runtime/readiness.ts). */
+  function probing(inputs: Props): boolean {
+    return definition.readiness !== undefined && readinessOf(inputs) !== undefined && (definition.probesApply?.(inputs) ?? true);
+  }
+
+  /** One deadline for the state wait and the probes after it. */
+  function deadlineOf(inputs: Props): number {
+    const seconds = (inputs.readyTimeoutSeconds as number | undefined) ?? definition.defaultReadyTimeoutSeconds;
+    return Date.now() + seconds * 1000;
   }
 
   async function settle(inputs: Inputs, live: Live): Promise<Live> {
@@ -105,6 +120,7 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     if ("name" in definition.inputs) resolveName(inputs, previous, kind);
     const failures = [
       ...toCheckFailures(definition.violations(inputs), inputs),
+      ...(definition.readiness ? toCheckFailures(readinessInputViolations(definition.readiness, inputs), inputs) : []),
       ...providerSettingFailures(definition.inputs, inputs),
       ...((await definition.checkHook?.(inputs, previous)) ?? []),
     ];
@@ -120,6 +136,8 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     // brought back in place, so the next `up` replaces it.
     const recordedState = String(olds[definition.states.output]);
     if (definition.states.ended.has(recordedState) || definition.states.broken?.has(recordedState)) result.replaces.push(definition.states.output);
+    // Probes that did not pass (or never ran): the next `up` probes again, in place.
+    if (probing(inputs) && olds.ready !== true && !result.updates.includes("readiness")) result.updates.push("readiness");
     // The replacement's create must never take this resource (see adoption.ts).
     if (result.replaces.length > 0) markReplacing(id);
     await definition.previewDiff?.(id, olds, inputs, result);
@@ -161,8 +179,10 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     }
     reportTransition(kind, name, live.id, stateOf(live));
     definition.afterCreate?.(inputs, live);
+    const deadline = deadlineOf(inputs);
     try {
       live = await settle(inputs, live);
+      if (probing(inputs)) live = await probeReadiness(definition, inputs as never, live, deadline);
     } catch (error) {
       if (error instanceof WaitFailed && error.ended && definition.discardIfEndedAtCreate) {
         // It cannot run any more and the stack never knew it: terminated, not left behind.
@@ -176,7 +196,7 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     }
     // Only now that it is ready: a failed create must never have cost a working resource.
     await settleStrays?.();
-    return { id: live.id, outs: outputsOf(inputs, live, facts) };
+    return { id: live.id, outs: outputsOf(inputs, live, facts, probing(inputs) ? true : null) };
   }
 
   async function read(id: string, props: Props) {
@@ -198,20 +218,28 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     // Refresh knows the recorded outputs; an import (native plugin) knows only the id.
     const importing = props[definition.idOutput] === undefined;
     const inputs = (importing ? definition.imported(live) : (definition.refreshed?.(props, live) ?? inputsOf(definition.inputs, props))) as Props;
-    return { id, props: outputsOf(inputs, live, importing ? undefined : (props as Partial<Facts>)), inputs: plain({ ...inputs }) };
+    // What the last probing found stands until the next create or update probes again.
+    const ready = importing ? null : ((props.ready as Ready | undefined) ?? null);
+    return { id, props: outputsOf(inputs, live, importing ? undefined : (props as Partial<Facts>), ready), inputs: plain({ ...inputs }) };
   }
 
   async function update(id: string, olds: Props, news: Props) {
     const inputs = withoutProvider(news) as Inputs;
+    const deadline = deadlineOf(inputs);
     try {
       const updated = await definition.update?.(id, olds, inputs, news[PROVIDER_KEY]);
+      if (probing(inputs)) {
+        // Probed again after every update: a restarted container must answer before dependents go on.
+        const live = await probeReadiness(definition, inputs as never, updated?.live ?? (await family().get(id)), deadline);
+        return { outs: outputsOf(inputs, live, { ...(olds as Partial<Facts>), ...updated?.facts }, true) };
+      }
       if (!updated) {
         // Nothing to ask the service: the new inputs replace the old ones whole (a removed
         // setting must not linger), next to the recorded facts.
         const facts = Object.fromEntries(Object.entries(olds).filter(([key]) => !(key in inputsOf(definition.inputs, olds)) && key !== PROVIDER_KEY));
-        return { outs: plain({ ...facts, ...inputs }) };
+        return { outs: plain({ ...facts, ...inputs, ...(definition.readiness ? { ready: null } : {}) }) };
       }
-      return { outs: outputsOf(inputs, updated.live, { ...(olds as Partial<Facts>), ...updated.facts }) };
+      return { outs: outputsOf(inputs, updated.live, { ...(olds as Partial<Facts>), ...updated.facts }, null) };
     } catch (error) {
       if (error instanceof WaitFailed && error.live) throw partial(inputs, news[PROVIDER_KEY], error.live as Live, olds as Partial<Facts>, error);
       throw error;

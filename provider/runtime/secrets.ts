@@ -49,3 +49,12 @@ export function redactError(error: unknown): unknown {
   if (Array.isArray(reasons)) (error as unknown as { reasons: unknown[] }).reasons = reasons.map((r) => (typeof r === "string" ? redact(r) : r));
   return error;
 }
+
+/**
+ * A line of a container's log as the provider may quote it: the known secrets redacted, and the
+ * value of anything that says it is one (`PASSWORD=…`, `api_key: …`, `token=…`), since a log
+ * prints what the program never gave as a secret (a generated Jupyter password).
+ */
+export function redactLogLine(line: string): string {
+  return redact(line).replace(/((?:password|passwd|secret|token|api[_-]?key)[\w-]*"?\s*[=:]\s*"?)[^\s"',;]+/gi, `$1${REDACTED}`);
+}

@@ -1,6 +1,6 @@
 /** Serverless endpoints (create and read; the Hub's deploy target). */
 import { createOnce, type HttpCore } from "../http";
-import { CreateEndpointRequest, Endpoint, ListEndpointsResponse, UpdateEndpointRequest, createEndpointViolations, endpointCrossFieldViolations, parseWire } from "../../contract";
+import { CreateEndpointRequest, Endpoint, ListEndpointWorkersResponse, ListEndpointsResponse, UpdateEndpointRequest, createEndpointViolations, endpointCrossFieldViolations, parseWire } from "../../contract";
 import { assertValid } from "../validate";
 
 export class Serverless {
@@ -34,6 +34,11 @@ export class Serverless {
   /** Only the members sent change; `type` and the compute family (gpu or cpu) never do. */
   update(id: string, request: UpdateEndpointRequest, options: { signal?: AbortSignal } = {}) {
     return this.http.request({ method: "PATCH", path: `/v2/serverless/${encodeURIComponent(id)}`, body: request, schema: Endpoint, signal: options.signal });
+  }
+
+  /** The endpoint's active workers (scaled-down ones are not listed), with counts by status. */
+  workers(id: string, options: { signal?: AbortSignal } = {}) {
+    return this.http.request({ method: "GET", path: `/v2/serverless/${encodeURIComponent(id)}/workers`, schema: ListEndpointWorkersResponse, signal: options.signal });
   }
 
   async delete(id: string, options: { signal?: AbortSignal } = {}) {

@@ -19,14 +19,15 @@ import { client } from "../../runtime/settings";
 import { forSeconds } from "../../runtime/shared-reads";
 import { containsUnknown, isUnknown } from "../../runtime/unknowns";
 import { awaitState } from "../../runtime/wait";
-import { createFields, inputsOf, type CheckedInputs, type DiffResult, type OutputValues, type ResourceDefinition, type Wait } from "../definition";
+import { createFields, inputsOf, type CheckedInputs, type DiffResult, type FactValues, type ResourceDefinition, type Wait } from "../definition";
 import { candidateFailures, candidatesChooseGpuType, placementAllowed, placementFacts } from "../placement";
+import { podTarget } from "../readiness";
 import { markInName, programName, renamedKeepingMark } from "../wire";
 import { CLUSTER_INPUTS } from "./inputs";
 import { CLUSTER_OUTPUTS } from "./outputs";
 
 export type ClusterInputs = CheckedInputs<typeof CLUSTER_INPUTS>;
-export type ClusterFacts = OutputValues<typeof CLUSTER_OUTPUTS>;
+export type ClusterFacts = FactValues<typeof CLUSTER_OUTPUTS>;
 
 /** A member no longer on its way to running (failed, exited, ended): the service offers no way to start it again (member pods refuse actions). */
 const memberFailed = (pod: Pod) => !POD_ACTIVE_STATUSES.has(pod.status);
@@ -221,6 +222,12 @@ export const clusterResource = {
     return { live: { ...result.cluster, members: [] }, facts: placementFacts(result) };
   },
   ready: () => ready,
+  // Every node: a distributed job needs all of them answering.
+  readiness: {
+    accepts: ["tcp", "ssh", "http", "logLine"],
+    refusedBecause: "only a ServerlessEndpoint has workers",
+    targets: (cluster) => byRank(cluster.members).map((pod) => podTarget(pod, `rank ${pod.cluster?.rank ?? "?"} (${pod.id})`)),
+  },
   settle,
   afterCreate(inputs, cluster) {
     report("cluster", inputs.name, `${cluster.compute.podCount} nodes of ${cluster.compute.gpuCountPerPod} × ${cluster.compute.gpuTypeId} on ${CLUSTER_CLOUD}${cluster.dataCenterId ? ` in ${cluster.dataCenterId}` : ""}`);

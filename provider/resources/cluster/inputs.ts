@@ -6,6 +6,7 @@
 import { stringList as strings, stringMap } from "../../properties";
 import type { InputList } from "../definition";
 import { placementInput } from "../placement";
+import { readinessInput } from "../readiness";
 
 export const CLUSTER_INPUTS = {
   name: { type: "string", onChange: "update", doc: "Cluster name; default: the resource name plus a random suffix. The only setting that changes in place." },
@@ -48,5 +49,6 @@ export const CLUSTER_INPUTS = {
   startJupyter: { type: "boolean", onChange: "replace", doc: "Start Jupyter on every node." },
   dataCenterIds: { ...strings, onChange: "replace", doc: "Preferred data centers, in order; the whole cluster lands in one." },
   placement: placementInput("cluster", "every node"),
-  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create (or an update that takes up an unfinished wait) may wait for every node to run, in seconds. Default 1800." },
+  readiness: readinessInput("a cluster", "on every node, its `tcp` port accepts a connection, its direct SSH endpoint answers with a banner (`ssh: true`), an `http` GET answers with the expected status, and its log shows a line matching `logLine`"),
+  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create (or an update that takes up an unfinished wait) may wait for every node to run and pass the readiness probes, in seconds. Default 1800." },
 } as const satisfies InputList;

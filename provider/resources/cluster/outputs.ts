@@ -1,5 +1,6 @@
 /** The Cluster's outputs, listed once (see provider/resources/pod/outputs.ts). */
 import type { OutputList } from "../definition";
+import { READINESS_OUTPUTS } from "../readiness";
 import { placementOutputs } from "../placement";
 
 export const CLUSTER_OUTPUTS = {
@@ -34,4 +35,5 @@ export const CLUSTER_OUTPUTS = {
   costPerHour: { type: "number", doc: "What every node together costs in USD per hour, when last read." },
   ...placementOutputs("cluster"),
   createdAt: { type: "string", fixed: true, doc: "When the cluster was created (ISO 8601)." },
+  ...READINESS_OUTPUTS,
 } as const satisfies OutputList;

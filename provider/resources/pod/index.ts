@@ -25,6 +25,7 @@ import { containsUnknown, isUnknown } from "../../runtime/unknowns";
 import { awaitState } from "../../runtime/wait";
 import type { ResourceDefinition, Wait } from "../definition";
 import { candidateFailures, placementFacts } from "../placement";
+import { podTarget } from "../readiness";
 import { POD_INPUTS } from "./inputs";
 import { diffPod, factsFromPod, importedInputs, refreshedInputs, toCreateRequest, updateRequest, type PodFacts, type PodInputs, type PodOutputs } from "./model";
 import { POD_OUTPUTS } from "./outputs";
@@ -146,6 +147,9 @@ export const podResource = {
     return { live: result.pod, facts: placementFacts(result) };
   },
   ready: (inputs) => (wantsRunning(inputs) ? running : stopped),
+  readiness: { accepts: ["tcp", "ssh", "http", "logLine"], refusedBecause: "only a ServerlessEndpoint has workers", targets: (pod) => [podTarget(pod)] },
+  // A pod meant to be stopped has no service to probe.
+  probesApply: wantsRunning,
   async settle(inputs, pod) {
     const settled = await converge(inputs, pod);
     // Locking last: a locked pod refuses stop, which converging to STOPPED may need.

@@ -7,6 +7,7 @@
 import { stringList as strings, stringMap } from "../../properties";
 import type { InputList } from "../definition";
 import { placementInput } from "../placement";
+import { readinessInput } from "../readiness";
 
 export const POD_INPUTS = {
   name: { type: "string", onChange: "update", doc: "Pod name; default: the resource name plus a random suffix, generated once and kept for the pod's life." },
@@ -62,7 +63,8 @@ export const POD_INPUTS = {
   locked: { type: "boolean", onChange: "update", sent: "later", doc: "Prevent stop and restart." },
   desiredState: { type: "string", enum: ["RUNNING", "STOPPED"], onChange: "update", sent: "provider", doc: "`RUNNING` (default) or `STOPPED`: the provider starts or stops the pod to match." },
   placement: placementInput("pod", "the pod"),
-  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create/update may wait for the desired state, in seconds. Default 900." },
+  readiness: readinessInput("a pod meant to run", "its `tcp` port accepts a connection, its direct SSH endpoint answers with a banner (`ssh: true`), an `http` GET answers with the expected status, and its log shows a line matching `logLine`"),
+  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create/update may wait for the desired state and the readiness probes, in seconds. Default 900." },
   adoptPodId: { type: "string", onChange: "nothing", sent: "provider", doc: "Bring an existing pod under the stack instead of creating one (see docs/provider.md)." },
 } as const satisfies InputList;
 

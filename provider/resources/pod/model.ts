@@ -7,7 +7,7 @@ import type { CreatePodRequest, Pod, UpdatePodRequest } from "../../../sdk";
 import { POD_ACTIVE_STATUSES, POD_OWNER_ENV, commandOf, encodeCommand, sameCommand } from "../../../sdk";
 import { isUnknown } from "../../runtime/unknowns";
 import { candidatesChooseGpuType, placementAllowed } from "../placement";
-import { createFields, inputKeys, type CheckedInputs, type OutputValues } from "../definition";
+import { createFields, inputKeys, type CheckedInputs, type FactValues } from "../definition";
 import { POD_INPUTS } from "./inputs";
 import type { POD_OUTPUTS } from "./outputs";
 
@@ -15,7 +15,7 @@ import type { POD_OUTPUTS } from "./outputs";
 export type PodInputs = CheckedInputs<typeof POD_INPUTS>;
 
 /** Live facts recorded next to the desired inputs in the outputs: one per entry of `POD_OUTPUTS`. */
-export type PodFacts = OutputValues<typeof POD_OUTPUTS>;
+export type PodFacts = FactValues<typeof POD_OUTPUTS>;
 
 export type PodOutputs = PodInputs & PodFacts;
 
@@ -142,7 +142,7 @@ export function diffPod(olds: PodOutputs, news: PodInputs): PodDiff {
   if (commandChanged) updates.set("args", "container");
   if (!same(old.globalNetworking ?? false, news.globalNetworking ?? false)) updates.set("globalNetworking", "restartForNetworking");
   if (!same(old.desiredState ?? "RUNNING", news.desiredState ?? "RUNNING")) updates.set("desiredState", "state");
-  if (!same(old.readyTimeoutSeconds, news.readyTimeoutSeconds) || !same(old.placement, news.placement)) {
+  if (!same(old.readyTimeoutSeconds, news.readyTimeoutSeconds) || !same(old.placement, news.placement) || !same(old.readiness, news.readiness)) {
     updates.set("settings", "settings");
   }
   return { replaces, updates };

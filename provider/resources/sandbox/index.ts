@@ -23,7 +23,7 @@ import { client } from "../../runtime/settings";
 import { templateChangeWarning } from "../../runtime/template-changes";
 import { isUnknown } from "../../runtime/unknowns";
 import { awaitState } from "../../runtime/wait";
-import { createFields, inputsOf, type CheckedInputs, type DiffResult, type OutputValues, type ResourceDefinition, type Wait } from "../definition";
+import { createFields, inputsOf, type CheckedInputs, type DiffResult, type FactValues, type ResourceDefinition, type Wait } from "../definition";
 import { SANDBOX_INPUTS } from "./inputs";
 import { SANDBOX_OUTPUTS } from "./outputs";
 
@@ -31,7 +31,7 @@ import { SANDBOX_OUTPUTS } from "./outputs";
 export type SandboxInputs = CheckedInputs<typeof SANDBOX_INPUTS>;
 
 /** Live facts recorded next to the desired inputs in the outputs: one per entry of `SANDBOX_OUTPUTS`. */
-export type SandboxFacts = OutputValues<typeof SANDBOX_OUTPUTS>;
+export type SandboxFacts = FactValues<typeof SANDBOX_OUTPUTS>;
 
 const running: Wait = { target: "RUNNING", failed: SANDBOX_ENDED_STATES };
 
@@ -193,6 +193,11 @@ export const sandboxResource = {
   markSpec: (request) => request,
   create: async (api, request) => ({ live: await api.sandboxes.create(request as never) }),
   ready: () => running,
+  readiness: {
+    accepts: ["logLine"],
+    refusedBecause: "a sandbox publishes no port mappings the provider can read",
+    targets: (sandbox) => [{ label: sandbox.id, logs: { stream: (api, options) => api.sandboxes.logs(sandbox.id, options), since: sandbox.startedAt } }],
+  },
   afterCreate: reportClamp,
 
   facts: (sandbox) => factsFromSandbox(sandbox),

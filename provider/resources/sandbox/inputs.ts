@@ -4,6 +4,7 @@
  */
 import { stringList as strings, stringMap } from "../../properties";
 import type { InputList } from "../definition";
+import { readinessInput } from "../readiness";
 
 export const SANDBOX_INPUTS = {
   name: { type: "string", onChange: "replace", doc: "Sandbox name; default: the resource name plus a random suffix." },
@@ -32,7 +33,8 @@ export const SANDBOX_INPUTS = {
   // Grows in place (extend); a decrease replaces.
   maxLifetimeSeconds: { type: "integer", onChange: "depends", doc: "Total lifetime in seconds (default 3600, at least `MIN_MAX_LIFETIME_SECONDS`, at most the account maximum). Grows in place; a decrease replaces." },
   labels: { ...stringMap, onChange: "replace", doc: "Labels (at most 63 of your own; the key `pulumi-compute/owner` is the provider's)." },
-  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create may wait for RUNNING, in seconds. Default 600." },
+  readiness: readinessInput("a sandbox", "its log shows a line matching `logLine` (a sandbox publishes no port mappings to probe)"),
+  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create may wait for RUNNING and the readiness probes, in seconds. Default 600." },
   adoptSandboxId: { type: "string", onChange: "update", sent: "provider", doc: "Bring an existing sandbox under the stack instead of creating one." },
 } as const satisfies InputList;
 

@@ -1,5 +1,6 @@
 /** The Sandbox's outputs, listed once (see provider/resources/pod/outputs.ts). */
 import type { OutputList } from "../definition";
+import { READINESS_OUTPUTS } from "../readiness";
 
 export const SANDBOX_OUTPUTS = {
   sandboxId: { type: "string", doc: "The service's sandbox id (also the resource id)." },
@@ -16,5 +17,6 @@ export const SANDBOX_OUTPUTS = {
   lastActivityAt: { type: "string", doc: "The sandbox's last activity (ISO 8601); the idle timeout counts from it." },
   idleExpiresAt: { type: "string", doc: "When the sandbox ends if it stays idle (ISO 8601)." },
   expiresAt: { type: "string", doc: "When the sandbox ends at the latest: its maximum lifetime (ISO 8601)." },
+  ...READINESS_OUTPUTS,
 } as const satisfies OutputList;
 

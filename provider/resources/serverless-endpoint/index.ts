@@ -14,6 +14,7 @@ import {
   createEndpointViolations,
   endpointCrossFieldViolations,
   hubEndpointRequest,
+  readyWorkers,
   reservedEnvViolations,
   type ComputeClient,
   type Endpoint,
@@ -27,13 +28,13 @@ import type { Props } from "../../runtime/props";
 import { client } from "../../runtime/settings";
 import { forSeconds } from "../../runtime/shared-reads";
 import { containsUnknown, isUnknown } from "../../runtime/unknowns";
-import { createFields, inputsOf, type CheckedInputs, type DiffResult, type OutputValues, type ResourceDefinition } from "../definition";
+import { createFields, inputsOf, type CheckedInputs, type DiffResult, type FactValues, type ResourceDefinition } from "../definition";
 import { inProgramWords, presentOnly, schemaViolations, toWire } from "../wire";
 import { SERVERLESS_ENDPOINT_INPUTS } from "./inputs";
 import { SERVERLESS_ENDPOINT_OUTPUTS } from "./outputs";
 
 export type ServerlessEndpointInputs = CheckedInputs<typeof SERVERLESS_ENDPOINT_INPUTS>;
-type EndpointFacts = OutputValues<typeof SERVERLESS_ENDPOINT_OUTPUTS>;
+type EndpointFacts = FactValues<typeof SERVERLESS_ENDPOINT_OUTPUTS>;
 
 const RENAMES = { registryId: "registry", networkVolumeIds: "networkVolumes", executionTimeoutMs: "timeout" } as const;
 const FIELDS = createFields(SERVERLESS_ENDPOINT_INPUTS);
@@ -209,6 +210,16 @@ function patchOf(olds: Props, news: ServerlessEndpointInputs, live: Endpoint, ch
   return patch as UpdateEndpointRequest;
 }
 
+/** How many of the endpoint's workers serve its current configuration now, with the counts by status. */
+async function workersNow(api: ComputeClient, id: string, signal: AbortSignal) {
+  const { workers } = await api.serverless.workers(id, { signal });
+  const byStatus: Record<string, number> = {};
+  for (const worker of workers) byStatus[worker.status] = (byStatus[worker.status] ?? 0) + 1;
+  const counts = Object.entries(byStatus).map(([status, n]) => `${n} ${status}`).join(", ") || "no workers";
+  const stale = workers.filter((w) => w.isStale).length;
+  return { ready: readyWorkers(workers), counts: stale > 0 ? `${counts}, ${stale} on an older configuration` : counts };
+}
+
 /** Scaling as the program writes it: its type and that type's one value (an answer may carry more). */
 function scalingOf(scaling: Props): Props {
   const value = scaling.type === "REQUEST_COUNT" ? { requestCount: scaling.requestCount } : { queueDelay: scaling.queueDelay };
@@ -293,7 +304,7 @@ export const serverlessEndpointResource = {
   inputs: SERVERLESS_ENDPOINT_INPUTS,
   outputs: SERVERLESS_ENDPOINT_OUTPUTS,
   idOutput: "endpointId",
-  defaultReadyTimeoutSeconds: 60,
+  defaultReadyTimeoutSeconds: 600,
   deletedAs: "deleted",
   price: {
     paths: ["gpu", "cpu", "workers"],
@@ -320,6 +331,12 @@ export const serverlessEndpointResource = {
   async create(api, request, inputs) {
     const body = inputs.hubRepo ? await fromHub(api, inputs.hubRepo, wireRequest(request)) : wireRequest(request);
     return { live: await api.serverless.create(body as CreateEndpointRequest) };
+  },
+
+  readiness: {
+    accepts: ["minReadyWorkers"],
+    refusedBecause: "an endpoint's workers are reached through its request URLs, not published ports; count them with minReadyWorkers",
+    targets: (endpoint) => [{ label: endpoint.id, workers: (api, signal) => workersNow(api, endpoint.id, signal) }],
   },
 
   facts,

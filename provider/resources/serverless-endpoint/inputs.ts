@@ -5,6 +5,7 @@
  */
 import { stringList as strings, stringMap } from "../../properties";
 import type { InputList } from "../definition";
+import { readinessInput } from "../readiness";
 
 export const SERVERLESS_ENDPOINT_INPUTS = {
   name: { type: "string", onChange: "update", doc: "Endpoint name; default: the resource name plus a suffix." },
@@ -58,4 +59,6 @@ export const SERVERLESS_ENDPOINT_INPUTS = {
   networkVolumeIds: { ...strings, onChange: "update", doc: "Network volumes the workers mount (`NetworkVolume` `volumeId`s)." },
   dataCenterIds: { ...strings, onChange: "update", doc: "Preferred data centers; empty lets the scheduler choose." },
   executionTimeoutMs: { type: "integer", onChange: "update", doc: "Per-request execution timeout in milliseconds (default 300000)." },
+  readiness: readinessInput("an endpoint", "`minReadyWorkers` workers are RUNNING or IDLE on its current configuration (at most `workers.min`)"),
+  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create and update may wait for the readiness probes, in seconds. Default 600." },
 } as const satisfies InputList;

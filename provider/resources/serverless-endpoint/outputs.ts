@@ -1,6 +1,7 @@
 /** The ServerlessEndpoint's outputs, listed once. */
 import { stringMap } from "../../properties";
 import type { OutputList } from "../definition";
+import { READINESS_OUTPUTS } from "../readiness";
 
 export const SERVERLESS_ENDPOINT_OUTPUTS = {
   endpointId: { type: "string", fixed: true, doc: "The service's endpoint id (also the resource id)." },
@@ -10,4 +11,5 @@ export const SERVERLESS_ENDPOINT_OUTPUTS = {
   imageApplied: { type: "string", nullable: true, doc: "The image the workers run (from the inputs, the template or the Hub release)." },
   computeType: { type: "string", fixed: true, doc: "`GPU` or `CPU`: the compute family, fixed at create." },
   createdAt: { type: "string", doc: "When the endpoint was created (ISO 8601)." },
+  ...READINESS_OUTPUTS,
 } as const satisfies OutputList;

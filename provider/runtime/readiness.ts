@@ -1,0 +1,241 @@
+/**
+ * Readiness probes, run after the state wait with what is left of its deadline: every probe of
+ * the `readiness` input against every target the definition names (a pod; each cluster member;
+ * a sandbox; an endpoint), all at once, each on its own backoff (1 s doubling to 10 s, equal
+ * jitter). Ready means every one passed.
+ *
+ * API calls: the network probes (tcp, ssh, http) use the addresses the state wait's last read
+ * already holds, so they add none; the resource is read again only while a probe finds no
+ * published address (a service may publish a mapping after RUNNING), at most once per backoff
+ * step. `logLine` opens one log stream per target, `minReadyWorkers` polls the workers list:
+ * those are the probes themselves. On failure, the last 20 log lines of each target not ready
+ * are read once, for the message.
+ *
+ * Progress is reported on transitions only: `ssh: connection refused → banner received`.
+ */
+import { probesOf, type ProbeKind, type ReadinessSpec } from "../../contract";
+import type { ComputeClient } from "../../sdk";
+import { backoff, sleep } from "../../sdk/retry";
+import type { PortMapping, ProbeTarget, ResourceDefinition } from "../resources/definition";
+import { probeHttp, probeSshBanner, probeTcp, type ProbeOutcome } from "./probes";
+import { report } from "./progress";
+import { redactLogLine } from "./secrets";
+import { client } from "./settings";
+import { WaitFailed } from "./wait";
+
+/** Backoff of each probe: 1 s doubling to 10 s. */
+const PROBE_BACKOFF = { initialBackoffMs: 1000, maxBackoffMs: 10_000 };
+/** One attempt never waits longer than this for an answer. */
+const ATTEMPT_TIMEOUT_MS = 5000;
+/** Log lines quoted in a failure message, per target. */
+export const FAILURE_LOG_LINES = 20;
+
+/** The probes did not all pass by the deadline: the last object seen travels with it (the resource is recorded, never leaked). */
+export class NotReady extends WaitFailed {}
+
+/** The readiness spec of the inputs, when the program gave one and it asks for a probe. */
+export function readinessOf(inputs: { readiness?: unknown }): ReadinessSpec | undefined {
+  const spec = inputs.readiness as ReadinessSpec | undefined;
+  return spec && typeof spec === "object" && probesOf(spec).length > 0 ? spec : undefined;
+}
+
+interface Probe {
+  /** `ssh`, `http :8000/health`, with the target's label when there are several targets. */
+  name: string;
+  target: string;
+  attempt(targets: Map<string, ProbeTarget>, signal: AbortSignal): Promise<ProbeOutcome>;
+  /** A network probe that found no published address: the resource is read again. */
+  needsAddress?: boolean;
+}
+
+const mappingOf = (target: ProbeTarget | undefined, port: number): PortMapping | undefined =>
+  target?.network?.ports.find((p) => p.privatePort === port && p.publicPort !== null && p.ip !== null);
+
+const unpublished = (port: string): ProbeOutcome => ({ ok: false, detail: `no public mapping of ${port} published yet` });
+
+/** The probes of one target, in the spec's order. */
+function probesFor(spec: ReadinessSpec, kinds: ProbeKind[], label: string, api: ComputeClient): Probe[] {
+  const out: Probe[] = [];
+  const timeout = (signal: AbortSignal) => (signal.aborted ? 1 : ATTEMPT_TIMEOUT_MS);
+  for (const kind of kinds) {
+    switch (kind) {
+      case "tcp": {
+        const port = spec.tcp!.port;
+        out.push({
+          name: `tcp :${port}`,
+          target: label,
+          attempt: async (targets, signal) => {
+            const mapping = mappingOf(targets.get(label), port);
+            return mapping ? probeTcp(mapping.ip!, mapping.publicPort!, timeout(signal)) : unpublished(`${port}`);
+          },
+        });
+        break;
+      }
+      case "ssh":
+        out.push({
+          name: "ssh",
+          target: label,
+          attempt: async (targets, signal) => {
+            const target = targets.get(label);
+            const mapping = mappingOf(target, 22);
+            const direct = target?.network?.sshDirect ?? (mapping ? { host: mapping.ip!, port: mapping.publicPort! } : null);
+            return direct ? probeSshBanner(direct.host, direct.port, timeout(signal)) : { ok: false, detail: "no direct SSH endpoint (22/tcp) published yet" };
+          },
+        });
+        break;
+      case "http": {
+        const { port, path = "/", expectStatus } = spec.http!;
+        out.push({
+          name: `http :${port}${path}`,
+          target: label,
+          attempt: async (targets, signal) => {
+            const mapping = mappingOf(targets.get(label), port);
+            return mapping ? probeHttp(mapping.ip!, mapping.publicPort!, path, expectStatus, timeout(signal)) : unpublished(`${port}`);
+          },
+        });
+        break;
+      }
+      case "logLine": {
+        const pattern = new RegExp(spec.logLine!);
+        out.push({ name: `logLine /${spec.logLine}/`, target: label, attempt: (targets, signal) => matchLogLine(api, targets.get(label), pattern, signal) });
+        break;
+      }
+      case "minReadyWorkers": {
+        const wanted = spec.minReadyWorkers!;
+        out.push({
+          name: `minReadyWorkers ${wanted}`,
+          target: label,
+          attempt: async (targets, signal) => {
+            const workers = targets.get(label)?.workers;
+            if (!workers) return { ok: false, detail: "no workers to count" };
+            const found = await workers(api, signal);
+            return { ok: found.ready >= wanted, detail: `${found.ready} of ${wanted} ready (${found.counts})` };
+          },
+        });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Reads the target's log from the start of its current run until a line matches (or the attempt is cut off). */
+async function matchLogLine(api: ComputeClient, target: ProbeTarget | undefined, pattern: RegExp, signal: AbortSignal): Promise<ProbeOutcome> {
+  if (!target?.logs) return { ok: false, detail: "no log to read" };
+  let read = 0;
+  try {
+    for await (const event of target.logs.stream(api, { since: target.logs.since ?? undefined, follow: true, signal })) {
+      read += 1;
+      if (pattern.test(event.line)) return { ok: true, detail: `matched ${JSON.stringify(redactLogLine(event.line).slice(0, 80))}` };
+    }
+    // The stream ends quietly when the attempt is cut off at the deadline.
+    if (signal.aborted) return { ok: false, detail: `no matching line (${read} lines read)` };
+    return { ok: false, detail: `the log ended without a matching line (${read} lines read)` };
+  } catch (error) {
+    if (signal.aborted) return { ok: false, detail: `no matching line (${read} lines read)` };
+    return { ok: false, detail: `log stream: ${(error as Error).message}` };
+  }
+}
+
+/** The last lines of each target's log, for a failure message (read once, bounded in time). */
+async function logTails(api: ComputeClient, targets: ProbeTarget[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const target of targets.slice(0, 4)) {
+    if (!target.logs) continue;
+    const lines: string[] = [];
+    try {
+      const signal = AbortSignal.timeout(10_000);
+      for await (const event of target.logs.stream(api, { tail: FAILURE_LOG_LINES, follow: false, signal, idleMs: 1500 })) lines.push(event.line);
+    } catch (error) {
+      out.push(`Its log (${target.label}) could not be read: ${(error as Error).message}`);
+      continue;
+    }
+    const last = lines.slice(-FAILURE_LOG_LINES).map((line) => `  | ${redactLogLine(line)}`);
+    out.push(last.length > 0 ? `Last ${last.length} log lines of ${target.label}:\n${last.join("\n")}` : `The log of ${target.label} is empty.`);
+  }
+  return out;
+}
+
+/**
+ * Runs every probe of `inputs.readiness` against the definition's targets of `live` until all
+ * pass or `deadline` (ms since epoch) passes; then throws `NotReady` with each probe's last
+ * outcome and the log tails. Returns the live object last read.
+ */
+export async function probeReadiness<Live extends { id: string; createdAt?: string }>(
+  definition: ResourceDefinition<any, Live>,
+  inputs: { name: string; readiness?: unknown; readyTimeoutSeconds?: number },
+  live: Live,
+  deadline: number,
+): Promise<Live> {
+  const spec = readinessOf(inputs);
+  const readiness = definition.readiness;
+  if (!spec || !readiness) return live;
+  const { kind } = definition;
+  const api = client();
+  const kinds = probesOf(spec);
+  let current = live;
+  let targets = new Map(readiness.targets(current).map((t) => [t.label, t]));
+  const several = targets.size > 1;
+  const probes = [...targets.keys()].flatMap((label) => probesFor(spec, kinds, label, api));
+  const last = new Map<Probe, ProbeOutcome>();
+
+  // Another read of the resource, shared by the probes that found no address, at most every 2 s.
+  let rereading: Promise<void> | undefined;
+  let rereadAt = 0;
+  const reread = () => {
+    if (!rereading && Date.now() - rereadAt >= 2000) {
+      rereadAt = Date.now();
+      rereading = definition
+        .family(api)
+        .get(current.id)
+        .then((fresh) => {
+          current = fresh;
+          targets = new Map(readiness.targets(fresh).map((t) => [t.label, t]));
+        })
+        .catch(() => undefined)
+        .finally(() => (rereading = undefined));
+    }
+    return rereading ?? Promise.resolve();
+  };
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now()));
+  const run = async (probe: Probe) => {
+    const label = several ? `${probe.target} ${probe.name}` : probe.name;
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await probe.attempt(targets, controller.signal).catch((error: Error): ProbeOutcome => ({ ok: false, detail: error.message }));
+      const before = last.get(probe);
+      if (!before || before.detail !== outcome.detail) report(kind, inputs.name, `${label}: ${before ? `${before.detail} → ` : ""}${outcome.detail}`);
+      last.set(probe, outcome);
+      if (outcome.ok || controller.signal.aborted) return;
+      const delay = backoff(attempt, PROBE_BACKOFF);
+      if (Date.now() + delay >= deadline) {
+        await sleep(Math.max(0, deadline - Date.now())).catch(() => undefined);
+        return;
+      }
+      await sleep(delay, controller.signal).catch(() => undefined);
+      if (controller.signal.aborted) return;
+      if (outcome.detail.includes("published yet")) await reread();
+    }
+  };
+  try {
+    await Promise.all(probes.map(run));
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  const failing = probes.filter((probe) => !last.get(probe)?.ok);
+  if (failing.length === 0) return current;
+
+  const seconds = inputs.readyTimeoutSeconds ?? definition.defaultReadyTimeoutSeconds;
+  const lines = failing.map((probe) => `  - ${several ? `${probe.target} ` : ""}${probe.name}: ${last.get(probe)?.detail ?? "not tried"}`);
+  const notReady = [...new Set(failing.map((probe) => probe.target))].map((label) => targets.get(label)).filter((t): t is ProbeTarget => t !== undefined);
+  const tails = await logTails(api, notReady);
+  const message = [
+    `${kind} ${inputs.name} (${current.id}) is ${definition.states.of(current)} but not ready within ${seconds} s; the probes that did not pass:`,
+    ...lines,
+    ...tails,
+    `It is recorded with ready: false; the next \`pulumi up\` probes again without recreating it (raise readyTimeoutSeconds if the service needs longer).`,
+  ].join("\n");
+  throw new NotReady(message, current, false);
+}
