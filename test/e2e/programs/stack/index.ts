@@ -15,9 +15,11 @@ const secretArgs = config.getSecret("secretArgs");
 const deleteBeforeReplace = new Set(config.getObject<string[]>("deleteBeforeReplace") ?? []);
 
 export const podOutputs: Record<string, pulumi.Output<unknown>> = {};
+const podObjects: Record<string, Pod> = {};
 for (const [name, args] of Object.entries(pods)) {
   const env = secretEnv ? pulumi.all([secretEnv, args.env ?? {}]).apply(([s, e]) => ({ ...e, ...s })) : args.env;
   const pod = new Pod(name, { ...args, env, ...(secretArgs ? { args: secretArgs } : {}) }, { deleteBeforeReplace: deleteBeforeReplace.has(name) });
+  podObjects[name] = pod;
   podOutputs[name] = pulumi.output({
     id: pod.id,
     status: pod.status,
@@ -26,24 +28,16 @@ for (const [name, args] of Object.entries(pods)) {
     placementChosen: pod.placementChosen,
     sshProxyCommand: pod.sshProxyCommand,
     costPerHour: pod.costPerHour,
-  });
-}
-
-export const sandboxOutputs: Record<string, pulumi.Output<unknown>> = {};
-for (const [name, args] of Object.entries(sandboxes)) {
-  const sandbox = new Sandbox(name, args, { deleteBeforeReplace: deleteBeforeReplace.has(name) });
-  sandboxOutputs[name] = pulumi.output({
-    id: sandbox.id,
-    state: sandbox.state,
-    appliedIdleTimeoutSeconds: sandbox.appliedIdleTimeoutSeconds,
-    expiresAt: sandbox.expiresAt,
+    ready: pod.ready,
   });
 }
 
 const clusters = config.getObject<Record<string, ClusterArgs>>("clusters") ?? {};
 export const clusterOutputs: Record<string, pulumi.Output<unknown>> = {};
+const clusterObjects: Record<string, Cluster> = {};
 for (const [name, args] of Object.entries(clusters)) {
   const cluster = new Cluster(name, args, { deleteBeforeReplace: deleteBeforeReplace.has(name) });
+  clusterObjects[name] = cluster;
   clusterOutputs[name] = pulumi.output({
     id: cluster.id,
     name: cluster.name,
@@ -52,5 +46,20 @@ for (const [name, args] of Object.entries(clusters)) {
     primary: cluster.primary,
     network: cluster.network,
     costPerHour: cluster.costPerHour,
+    ready: cluster.ready,
+  });
+}
+
+export const sandboxOutputs: Record<string, pulumi.Output<unknown>> = {};
+for (const [name, given] of Object.entries(sandboxes)) {
+  // `dependsOn`: the pods and clusters (by name) this sandbox waits for: a dependent of their readiness.
+  const { dependsOn, ...args } = given as SandboxArgs & { dependsOn?: string[] };
+  const after = (dependsOn ?? []).map((name) => podObjects[name] ?? clusterObjects[name]!);
+  const sandbox = new Sandbox(name, args, { deleteBeforeReplace: deleteBeforeReplace.has(name), dependsOn: after });
+  sandboxOutputs[name] = pulumi.output({
+    id: sandbox.id,
+    state: sandbox.state,
+    appliedIdleTimeoutSeconds: sandbox.appliedIdleTimeoutSeconds,
+    expiresAt: sandbox.expiresAt,
   });
 }
