@@ -13,7 +13,7 @@
  * the build; scripts/bench.sh builds, then runs dist/bench/run.js.
  *
  * Scenario names: fleet (1, 2 and 4), baseline (2), ratelimit (3), logs (5), emulator (6),
- * provider (7), native (8), scale (9), clusters (10). docs/benchmarks.md says what each does and holds the latest figures.
+ * provider (7), native (8), scale (9), clusters (10), readiness (11). docs/benchmarks.md says what each does and holds the latest figures.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -30,6 +30,7 @@ import * as logs from "./scenarios/logs";
 import * as native from "./scenarios/native";
 import * as providerRss from "./scenarios/provider-rss";
 import * as ratelimit from "./scenarios/ratelimit";
+import * as readiness from "./scenarios/readiness";
 import * as scale from "./scenarios/scale";
 
 interface Scenario {
@@ -50,10 +51,11 @@ const SCENARIOS: Scenario[] = [
   { name: "native", title: "Scenario 8: the native plugin against the dynamic resources", run: native.run, engine: true },
   { name: "scale", title: "Scenario 9: fleet scale, 10 to 1000 resources", run: scale.run, engine: true },
   { name: "clusters", title: "Scenario 10: waiting for clusters, in API calls", run: clusters.run, engine: false },
+  { name: "readiness", title: "Scenario 11: readiness probes, RUNNING to usable and their API calls", run: readiness.run, engine: false },
 ];
 
 /** Every key of the results file, in order, so its shape does not depend on what ran. */
-const RESULT_KEYS = ["fleetUp", "apiCalls", "apiCallsBaseline", "rateLimit", "stateSize", "logStreaming", "emulator", "providerProcess", "nativeVsDynamic", "scale", "clusters"];
+const RESULT_KEYS = ["fleetUp", "apiCalls", "apiCallsBaseline", "rateLimit", "stateSize", "logStreaming", "emulator", "providerProcess", "nativeVsDynamic", "scale", "clusters", "readiness"];
 
 function parseArgs(argv: string[]): { selected: string[]; all: boolean; repeats: number } {
   const selected: string[] = [];

@@ -26,8 +26,12 @@ import { ListenerPool } from "./pool";
 import { serveSsh, serveTcp, webServer } from "./protocols";
 import type { NextServices, PodServiceReport } from "./report";
 
-/** Listeners kept bound ahead of need: enough for a few pods read at once. */
-const POOL_SIZE = 8;
+/**
+ * Listeners kept bound ahead of need: enough for a fleet read at once (8 pods of 2 to 4 ports
+ * each, as bench scenario 11 creates), so the answer that first shows a pod RUNNING names its
+ * ports, as the service's does. A larger read still gets `public: null` for a moment.
+ */
+const POOL_SIZE = 32;
 /** How often listeners of runs that ended on their own (or by a clock change) are looked for. */
 const SWEEP_MS = 200;
 
