@@ -186,7 +186,8 @@ function patchOf(olds: Props, news: ServerlessEndpointInputs, live: Endpoint, ch
   const patch: Props = {};
   const send = (key: string, value: unknown) => (patch[RENAMES[key as keyof typeof RENAMES] ?? key] = value);
   for (const key of changed) {
-    if (key === "hubRepo" || !(key in SERVERLESS_ENDPOINT_INPUTS)) continue;
+    // Only what the service takes: not the Hub listing, nor the provider's own settings (readiness, the timeout).
+    if (!FIELDS.includes(key)) continue;
     if (key === "env") patch.env = keptEnv(olds, news, live);
     else if (key === "workers") patch.workers = workersOf(news);
     else if (key === "gpu" && news.gpu) {
