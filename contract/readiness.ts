@@ -56,23 +56,41 @@ export interface ReadinessContext {
   refusedBecause: string;
   /** Its `port/protocol` list; undefined when not known before create (from a template). */
   ports?: readonly string[];
-  /** An endpoint's minimum number of workers (the service's default 0 when not given). */
+  /** An endpoint's minimum number of workers; undefined when not known before create. */
   workersMin?: number;
 }
 
 /** `8000` from `8000/http`. */
 const portNumber = (spec: string) => Number(spec.split("/")[0]);
 
-/** Every rule of a `readiness` input, all at once, as `readiness.<path>: <rule>`. */
+/**
+ * Every rule of a `readiness` input, all at once, as `readiness.<path>: <rule>`. A member of the
+ * wrong shape (or not known yet at preview) is named by the shape's rule, and the other members
+ * are still judged on their own.
+ */
 export function readinessViolations(raw: unknown, context: ReadinessContext): string[] {
   if (raw === undefined || raw === null) return [];
   const parsed = ReadinessSpec.safeParse(raw);
-  if (!parsed.success) return formatIssues(parsed.error.issues).map((v) => `readiness${v.startsWith("(body)") ? v.slice("(body)".length) : `.${v}`}`);
-  const spec = parsed.data;
+  if (parsed.success) return ruleViolations(parsed.data, context, raw as Record<string, unknown>, false);
+  const shape = formatIssues(parsed.error.issues).map((v) => `readiness${v.startsWith("(body)") ? v.slice("(body)".length) : `.${v}`}`);
+  if (typeof raw !== "object" || Array.isArray(raw)) return shape;
+  const invalid = new Set<PropertyKey>();
+  for (const issue of parsed.error.issues) {
+    if (issue.path.length > 0) invalid.add(issue.path[0]!);
+    else if (issue.code === "unrecognized_keys") issue.keys.forEach((key) => invalid.add(key));
+    else return shape;
+  }
+  const rest = ReadinessSpec.safeParse(Object.fromEntries(Object.entries(raw).filter(([key]) => !invalid.has(key))));
+  return rest.success ? [...shape, ...ruleViolations(rest.data, context, raw as Record<string, unknown>, true)] : shape;
+}
+
+/** The rules beyond the shape, on the members that have it (`partial`: some did not). */
+function ruleViolations(spec: ReadinessSpec, context: ReadinessContext, raw: Record<string, unknown>, partial: boolean): string[] {
   const out: string[] = [];
-  const probes = probesOf(spec);
-  if (probes.length === 0) out.push(`readiness: names no probe; set at least one of ${context.accepts.join(", ")}`);
-  for (const kind of probes) {
+  if (probesOf(spec).length === 0 && !partial) out.push(`readiness: names no probe; set at least one of ${context.accepts.join(", ")}`);
+  // Which probes it asks for, from what was written, whatever shape it has.
+  const asked = PROBE_KINDS.filter((kind) => raw[kind] !== undefined && !(kind === "ssh" && raw[kind] === false));
+  for (const kind of asked) {
     if (!context.accepts.includes(kind)) out.push(`readiness.${kind}: not a probe of this resource (${context.refusedBecause}); it takes ${context.accepts.join(", ")}`);
   }
   const listed = context.ports;
@@ -95,8 +113,8 @@ export function readinessViolations(raw: unknown, context: ReadinessContext): st
       out.push(`readiness.logLine: is not a valid regular expression (${(error as Error).message})`);
     }
   }
-  if (spec.minReadyWorkers !== undefined && context.accepts.includes("minReadyWorkers")) {
-    const min = context.workersMin ?? 0;
+  if (spec.minReadyWorkers !== undefined && context.accepts.includes("minReadyWorkers") && context.workersMin !== undefined) {
+    const min = context.workersMin;
     if (spec.minReadyWorkers > min) {
       out.push(`readiness.minReadyWorkers, workers.min: ${spec.minReadyWorkers} ready workers need workers.min ≥ ${spec.minReadyWorkers} (is ${min}); workers above the minimum start only under load, so the wait could never end`);
     }

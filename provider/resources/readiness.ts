@@ -46,6 +46,7 @@ export function podTarget(pod: Pod, label = pod.id): ProbeTarget {
       sshDirect: direct ? { host: direct.host, port: direct.port } : null,
     },
     logs: { stream: (api, options) => api.pods.logs(pod.id, options), since: pod.startedAt },
+    secrets: [pod.env.JUPYTER_PASSWORD].filter((value): value is string => typeof value === "string" && value.length >= 4),
   };
 }
 
@@ -58,6 +59,8 @@ export function readinessInputViolations(readiness: Readiness<unknown>, inputs: 
   // Not known at preview: a port list with an unknown entry, or one a template or release gives.
   const given = inputs.ports;
   const ports = containsUnknown(given) ? undefined : Array.isArray(given) ? (given as string[]) : inputs.templateId !== undefined || inputs.hubRepo !== undefined ? undefined : [];
+  // The service's default minimum is 0; a Hub release or a template may set one of its own.
   const workers = inputs.workers as { min?: number } | undefined;
-  return readinessViolations(inputs.readiness, { accepts: readiness.accepts, refusedBecause: readiness.refusedBecause, ports, workersMin: workers?.min });
+  const workersMin = containsUnknown(workers) ? undefined : (workers?.min ?? (inputs.hubRepo !== undefined || inputs.templateId !== undefined ? undefined : 0));
+  return readinessViolations(inputs.readiness, { accepts: readiness.accepts, refusedBecause: readiness.refusedBecause, ports, workersMin });
 }

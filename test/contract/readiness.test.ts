@@ -1,5 +1,5 @@
 /** The rules of a `readiness` input, judged at preview (contract/readiness.ts): every violation at once, each naming its field. */
-import { probesOf, readinessViolations, statusPasses, type ReadinessContext } from "../../contract";
+import { probesOf, readinessViolations, readyWorkers, statusPasses, type ReadinessContext } from "../../contract";
 
 const pod: ReadinessContext = { accepts: ["tcp", "ssh", "http", "logLine"], refusedBecause: "only a ServerlessEndpoint has workers", ports: ["22/tcp", "8000/http"] };
 const endpoint: ReadinessContext = { accepts: ["minReadyWorkers"], refusedBecause: "workers are reached through request URLs", workersMin: 1 };
@@ -32,6 +32,15 @@ describe("readiness rules", () => {
     );
   });
 
+  it("still judges the other members when one has the wrong shape (or is not known yet at preview)", () => {
+    const violations = readinessViolations({ http: { port: "04da6b54-unknown" }, tcp: { port: 9000 }, minReadyWorkers: 1 }, { ...pod, ports: ["8000/http"] });
+    expect(violations).toEqual([
+      expect.stringMatching(/^readiness\.http\.port: /),
+      expect.stringMatching(/^readiness\.minReadyWorkers: not a probe of this resource/),
+      expect.stringMatching(/^readiness\.tcp\.port, ports: 9000 is not in ports/),
+    ]);
+  });
+
   it("refuses a readiness with no probe in it (ssh: false asks for none)", () => {
     expect(readinessViolations({ ssh: false }, pod)).toEqual([expect.stringMatching(/^readiness: names no probe; set at least one of tcp, ssh, http, logLine$/)]);
     expect(probesOf({ ssh: false, logLine: "x" })).toEqual(["logLine"]);
@@ -45,6 +54,13 @@ describe("readiness rules", () => {
     expect(readinessViolations({ minReadyWorkers: 1 }, endpoint)).toEqual([]);
     expect(readinessViolations({ minReadyWorkers: 2 }, endpoint)).toEqual([expect.stringMatching(/^readiness\.minReadyWorkers, workers\.min: 2 ready workers need workers\.min ≥ 2 \(is 1\)/)]);
     expect(readinessViolations({ ssh: true }, endpoint)).toEqual([expect.stringMatching(/^readiness\.ssh: not a probe of this resource/)]);
+    // A minimum a Hub release or a template sets is not known before create: not judged.
+    expect(readinessViolations({ minReadyWorkers: 3 }, { ...endpoint, workersMin: undefined })).toEqual([]);
+  });
+
+  it("counts as ready the RUNNING and IDLE workers on the current configuration only", () => {
+    const worker = (status: string, isStale = false) => ({ id: status, status, isStale, version: null, image: null, uptimeSeconds: null, gpuTypeId: null, dataCenterId: null, startedAt: null });
+    expect(readyWorkers([worker("RUNNING"), worker("IDLE"), worker("IDLE", true), worker("INITIALIZING"), worker("THROTTLED"), worker("UNHEALTHY"), worker("HIBERNATING")])).toBe(2);
   });
 
   it("passes an http answer on any 2xx, or exactly the expected status", () => {
