@@ -179,6 +179,8 @@ export interface ProbeTarget {
   network?: { ports: PortMapping[]; sshDirect: { host: string; port: number } | null };
   /** Its container log, from the start of its current run (`since`), and the last lines of it. */
   logs?: { stream(api: ComputeClient, options: LogStreamOptions): AsyncIterable<LogEvent>; since: string | null };
+  /** Values the service generated for it that its log may print (a Jupyter password): redacted when quoted. */
+  secrets?: string[];
   /** Its workers ready now, with the counts by status for a message (an endpoint). */
   workers?(api: ComputeClient, signal: AbortSignal): Promise<{ ready: number; counts: string }>;
 }

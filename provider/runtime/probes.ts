@@ -9,13 +9,17 @@
  * credentials the probe must not have.
  */
 import { Socket } from "node:net";
-import { request } from "undici";
+import { Client } from "undici";
 import { statusPasses } from "../../contract/readiness";
+import { redactLogLine } from "./secrets";
 
 export interface ProbeOutcome {
   ok: boolean;
   detail: string;
 }
+
+/** The bytes an SSH server may send before and with its identification line (RFC 4253 4.2: 255 per line). */
+const BANNER_WINDOW = 255;
 
 /** How long a plain TCP connection must stay open to count as accepted by a service. */
 const HOLD_MS = 300;
@@ -56,7 +60,13 @@ function connect(host: string, port: number, timeoutMs: number, banner: boolean)
       socket.destroy();
       resolve(outcome);
     };
-    const timer = setTimeout(() => done({ ok: false, detail: banner && received === "" && socket.readyState === "open" ? "no banner within the attempt's time" : "timed out" }), timeoutMs);
+    // What the port sent instead of a banner, quoted only as far as it is safe to: redacted, short.
+    const notSsh = () => `answered without an SSH banner (${JSON.stringify(redactLogLine(received.split("\n")[0]!.replace(/\r$/, "")).slice(0, 40))})`;
+    const closed = () => (!banner ? "connection closed at once (nothing listens behind the mapping)" : received === "" ? "connection closed before an SSH banner" : notSsh());
+    const timer = setTimeout(
+      () => done({ ok: false, detail: !banner || socket.readyState !== "open" ? "timed out" : received === "" ? "no banner within the attempt's time" : notSsh() }),
+      timeoutMs,
+    );
     socket.once("error", (error: NodeJS.ErrnoException) => done({ ok: false, detail: connectionFailure(error) }));
     socket.once("connect", () => {
       // A port proxy accepts for a mapped port and hangs up at once when nothing listens behind
@@ -65,13 +75,15 @@ function connect(host: string, port: number, timeoutMs: number, banner: boolean)
     });
     socket.on("data", (chunk: Buffer) => {
       received += chunk.toString("latin1");
-      const end = received.indexOf("\n");
-      if (end < 0 && received.length < 256) return;
-      const line = received.slice(0, end < 0 ? 255 : end).replace(/\r$/, "");
-      done(/^SSH-(2\.0|1\.99)-/.test(line) ? { ok: true, detail: "banner received" } : { ok: false, detail: `answered without an SSH banner (${JSON.stringify(line.slice(0, 40))})` });
+      // A server may send other lines before its identification (RFC 4253 4.2): look at every
+      // whole line within the first 255 bytes.
+      const lines = received.slice(0, BANNER_WINDOW).split("\n");
+      const whole = received.length >= BANNER_WINDOW ? lines : lines.slice(0, -1);
+      if (whole.some((line) => /^SSH-(2\.0|1\.99)-/.test(line))) return done({ ok: true, detail: "banner received" });
+      if (received.length >= BANNER_WINDOW || whole.some((line) => line.startsWith("SSH-"))) done({ ok: false, detail: notSsh() });
     });
-    socket.once("end", () => done({ ok: false, detail: banner ? "connection closed before an SSH banner" : "connection closed at once (nothing listens behind the mapping)" }));
-    socket.once("close", () => done({ ok: false, detail: banner ? "connection closed before an SSH banner" : "connection closed at once (nothing listens behind the mapping)" }));
+    socket.once("end", () => done({ ok: false, detail: closed() }));
+    socket.once("close", () => done({ ok: false, detail: closed() }));
     socket.connect(port, host);
   });
 }
@@ -88,9 +100,11 @@ export function probeSshBanner(host: string, port: number, timeoutMs: number): P
 
 /** An HTTP GET of `path` answers with the expected status (default: any 2xx). */
 export async function probeHttp(host: string, port: number, path: string, expectStatus: number | undefined, timeoutMs: number): Promise<ProbeOutcome> {
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`;
+  // A client of its own, closed after the attempt: no pooled socket is left open to the pod, and
+  // no dispatcher the host process set (a proxy) is used.
+  const client = new Client(`http://${host.includes(":") ? `[${host}]` : host}:${port}`, { headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   try {
-    const response = await request(url, { method: "GET", headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
+    const response = await client.request({ method: "GET", path, signal: AbortSignal.timeout(timeoutMs) });
     await response.body.dump();
     const status = response.statusCode;
     if (statusPasses(status, expectStatus)) return { ok: true, detail: `HTTP ${status}` };
@@ -101,5 +115,7 @@ export async function probeHttp(host: string, port: number, path: string, expect
     if (code === "UND_ERR_SOCKET" || code === "UND_ERR_CLOSED") return { ok: false, detail: "connection closed before an HTTP answer" };
     if (code === "UND_ERR_HEADERS_TIMEOUT" || (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError") return { ok: false, detail: "no HTTP answer within the attempt's time" };
     return { ok: false, detail: connectionFailure(cause ?? (error as NodeJS.ErrnoException)) };
+  } finally {
+    await client.destroy().catch(() => undefined);
   }
 }

@@ -19,7 +19,8 @@ import { backoff, sleep } from "../../sdk/retry";
 import type { PortMapping, ProbeTarget, ResourceDefinition } from "../resources/definition";
 import { probeHttp, probeSshBanner, probeTcp, type ProbeOutcome } from "./probes";
 import { report } from "./progress";
-import { redactLogLine } from "./secrets";
+import { REDACTED, redactLogLine } from "./secrets";
+import { MAX_TIMER_MS } from "./timers";
 import { client } from "./settings";
 import { WaitFailed } from "./wait";
 
@@ -33,6 +34,11 @@ const NETWORK_BACKOFF = { initialBackoffMs: 1000, maxBackoffMs: 2000 };
 const API_BACKOFF = { initialBackoffMs: 1000, maxBackoffMs: 10_000 };
 /** One attempt never waits longer than this for an answer. */
 const ATTEMPT_TIMEOUT_MS = 5000;
+/** What is kept of the deadline for a last attempt. */
+const FINAL_ATTEMPT_MS = 500;
+/** The failure message's log read: all targets together, within this. */
+const TAIL_READ_MS = 10_000;
+
 /** Log lines quoted in a failure message, per target. */
 export const FAILURE_LOG_LINES = 20;
 
@@ -49,7 +55,8 @@ interface Probe {
   /** `ssh`, `http :8000/health`, with the target's label when there are several targets. */
   name: string;
   target: string;
-  attempt(targets: Map<string, ProbeTarget>, signal: AbortSignal): Promise<ProbeOutcome>;
+  /** One attempt: `timeoutMs` is what it may take (never past the deadline); `signal` fires at the deadline. */
+  attempt(targets: Map<string, ProbeTarget>, signal: AbortSignal, timeoutMs: number): Promise<ProbeOutcome>;
   /** Its backoff between attempts. */
   backoff: { initialBackoffMs: number; maxBackoffMs: number };
 }
@@ -62,7 +69,6 @@ const unpublished = (port: string): ProbeOutcome => ({ ok: false, detail: `no pu
 /** The probes of one target, in the spec's order. */
 function probesFor(spec: ReadinessSpec, kinds: ProbeKind[], label: string, api: ComputeClient): Probe[] {
   const out: Probe[] = [];
-  const timeout = (signal: AbortSignal) => (signal.aborted ? 1 : ATTEMPT_TIMEOUT_MS);
   for (const kind of kinds) {
     switch (kind) {
       case "tcp": {
@@ -71,9 +77,9 @@ function probesFor(spec: ReadinessSpec, kinds: ProbeKind[], label: string, api: 
           name: `tcp :${port}`,
           backoff: NETWORK_BACKOFF,
           target: label,
-          attempt: async (targets, signal) => {
+          attempt: async (targets, _signal, timeoutMs) => {
             const mapping = mappingOf(targets.get(label), port);
-            return mapping ? probeTcp(mapping.ip!, mapping.publicPort!, timeout(signal)) : unpublished(`${port}`);
+            return mapping ? probeTcp(mapping.ip!, mapping.publicPort!, timeoutMs) : unpublished(`${port}`);
           },
         });
         break;
@@ -83,11 +89,11 @@ function probesFor(spec: ReadinessSpec, kinds: ProbeKind[], label: string, api: 
           name: "ssh",
           backoff: NETWORK_BACKOFF,
           target: label,
-          attempt: async (targets, signal) => {
+          attempt: async (targets, _signal, timeoutMs) => {
             const target = targets.get(label);
             const mapping = mappingOf(target, 22);
             const direct = target?.network?.sshDirect ?? (mapping ? { host: mapping.ip!, port: mapping.publicPort! } : null);
-            return direct ? probeSshBanner(direct.host, direct.port, timeout(signal)) : { ok: false, detail: "no direct SSH endpoint (22/tcp) published yet" };
+            return direct ? probeSshBanner(direct.host, direct.port, timeoutMs) : { ok: false, detail: "no direct SSH endpoint (22/tcp) published yet" };
           },
         });
         break;
@@ -97,9 +103,9 @@ function probesFor(spec: ReadinessSpec, kinds: ProbeKind[], label: string, api: 
           name: `http :${port}${path}`,
           backoff: NETWORK_BACKOFF,
           target: label,
-          attempt: async (targets, signal) => {
+          attempt: async (targets, _signal, timeoutMs) => {
             const mapping = mappingOf(targets.get(label), port);
-            return mapping ? probeHttp(mapping.ip!, mapping.publicPort!, path, expectStatus, timeout(signal)) : unpublished(`${port}`);
+            return mapping ? probeHttp(mapping.ip!, mapping.publicPort!, path, expectStatus, timeoutMs) : unpublished(`${port}`);
           },
         });
         break;
@@ -130,12 +136,21 @@ function probesFor(spec: ReadinessSpec, kinds: ProbeKind[], label: string, api: 
   return out;
 }
 
-/** Reads the target's log from the start of its current run until a line matches (or the attempt is cut off). */
+/**
+ * Reads the target's log from the start of its current run until a line matches (or the attempt
+ * is cut off). The stream is asked from a second before the start, which no reading of a resume
+ * point (after it, from it, truncated to seconds) can put past the run's first line, and the
+ * earlier lines are skipped: a line of the previous run must not pass the probe.
+ */
 async function matchLogLine(api: ComputeClient, target: ProbeTarget | undefined, pattern: RegExp, signal: AbortSignal): Promise<ProbeOutcome> {
   if (!target?.logs) return { ok: false, detail: "no log to read" };
+  const startedAt = target.logs.since ? Date.parse(target.logs.since) : NaN;
+  if (Number.isNaN(startedAt)) return { ok: false, detail: "no start time of the current run published yet" };
   let read = 0;
   try {
-    for await (const event of target.logs.stream(api, { since: target.logs.since ?? undefined, follow: true, signal })) {
+    const since = new Date(startedAt - 1000).toISOString();
+    for await (const event of target.logs.stream(api, { since, follow: true, signal })) {
+      if (Date.parse(event.ts) < Math.floor(startedAt / 1000) * 1000) continue;
       read += 1;
       if (pattern.test(event.line)) return { ok: true, detail: `matched ${JSON.stringify(redactLogLine(event.line).slice(0, 80))}` };
     }
@@ -148,23 +163,32 @@ async function matchLogLine(api: ComputeClient, target: ProbeTarget | undefined,
   }
 }
 
-/** The last lines of each target's log, for a failure message (read once, bounded in time). */
+/** The last lines of each target's log, for a failure message: read together, once, within 10 s. */
 async function logTails(api: ComputeClient, targets: ProbeTarget[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const target of targets.slice(0, 4)) {
-    if (!target.logs) continue;
+  const signal = AbortSignal.timeout(TAIL_READ_MS);
+  const tails = targets.slice(0, 4).map(async (target) => {
+    if (!target.logs) return undefined;
     const lines: string[] = [];
     try {
-      const signal = AbortSignal.timeout(10_000);
       for await (const event of target.logs.stream(api, { tail: FAILURE_LOG_LINES, follow: false, signal, idleMs: 1500 })) lines.push(event.line);
     } catch (error) {
-      out.push(`Its log (${target.label}) could not be read: ${(error as Error).message}`);
-      continue;
+      if (!signal.aborted) return `Its log (${target.label}) could not be read: ${redactLogLine((error as Error).message)}`;
     }
-    const last = lines.slice(-FAILURE_LOG_LINES).map((line) => `  | ${redactLogLine(line)}`);
-    out.push(last.length > 0 ? `Last ${last.length} log lines of ${target.label}:\n${last.join("\n")}` : `The log of ${target.label} is empty.`);
-  }
-  return out;
+    // What the service generated for the container (a Jupyter password) is a secret too.
+    const quote = (line: string) => (target.secrets ?? []).reduce((text, secret) => text.split(secret).join(REDACTED), redactLogLine(line));
+    const last = lines.slice(-FAILURE_LOG_LINES).map((line) => `  | ${quote(line)}`);
+    return last.length > 0 ? `Last ${last.length} log lines of ${target.label}:\n${last.join("\n")}` : `The log of ${target.label} is empty.`;
+  });
+  return (await Promise.all(tails)).filter((tail): tail is string => tail !== undefined);
+}
+
+/** Why there is nothing to probe: the resource is not in the state its wait wanted (stopped, failed, ended). */
+function notInReadyState<Live extends { id: string; createdAt?: string }>(definition: ResourceDefinition<any, Live>, inputs: object, live: Live): NotReady | undefined {
+  const wanted = definition.ready?.(inputs).target;
+  const state = definition.states.of(live);
+  if (wanted === undefined || state === wanted) return undefined;
+  const ended = definition.states.ended.has(state);
+  return new NotReady(`${definition.kind} ${(inputs as { name?: string }).name ?? live.id} (${live.id}) is ${state}, not ${wanted}: there is nothing to probe; it is recorded with ready: false, and the next \`pulumi up\` brings it back and probes again`, live, ended);
 }
 
 /**
@@ -184,6 +208,8 @@ export async function probeReadiness<Live extends { id: string; createdAt?: stri
   const { kind } = definition;
   const api = client();
   const kinds = probesOf(spec);
+  const off = notInReadyState(definition, inputs, live);
+  if (off) throw off;
   let current = live;
   let targets = new Map(readiness.targets(current).map((t) => [t.label, t]));
   const several = targets.size > 1;
@@ -202,6 +228,9 @@ export async function probeReadiness<Live extends { id: string; createdAt?: stri
         .then((fresh) => {
           current = fresh;
           targets = new Map(readiness.targets(fresh).map((t) => [t.label, t]));
+          // Stopped, failed or ended meanwhile: nothing will answer; stop now rather than at the deadline.
+          stopped ??= notInReadyState(definition, inputs, fresh);
+          if (stopped) controller.abort();
         })
         .catch(() => undefined)
         .finally(() => (rereading = undefined));
@@ -209,24 +238,26 @@ export async function probeReadiness<Live extends { id: string; createdAt?: stri
     return rereading ?? Promise.resolve();
   };
 
+  let stopped: NotReady | undefined;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now()));
+  const timer = setTimeout(() => controller.abort(), Math.min(MAX_TIMER_MS, Math.max(0, deadline - Date.now())));
   const run = async (probe: Probe) => {
     const label = several ? `${probe.target} ${probe.name}` : probe.name;
     for (let attempt = 0; ; attempt++) {
-      const outcome = await probe.attempt(targets, controller.signal).catch((error: Error): ProbeOutcome => ({ ok: false, detail: error.message }));
+      // Never past the deadline: an attempt gets what is left of it, at most ATTEMPT_TIMEOUT_MS.
+      const timeoutMs = Math.max(FINAL_ATTEMPT_MS / 2, Math.min(ATTEMPT_TIMEOUT_MS, deadline - Date.now()));
+      const outcome = await probe.attempt(targets, controller.signal, timeoutMs).catch((error: Error): ProbeOutcome => ({ ok: false, detail: error.message }));
       const before = last.get(probe);
       if (!before || before.detail !== outcome.detail) report(kind, inputs.name, `${label}: ${before ? `${before.detail} → ` : ""}${outcome.detail}`);
       last.set(probe, outcome);
       if (outcome.ok || controller.signal.aborted) return;
-      const delay = backoff(attempt, probe.backoff);
-      if (Date.now() + delay >= deadline) {
-        await sleep(Math.max(0, deadline - Date.now())).catch(() => undefined);
-        return;
-      }
-      await sleep(delay, controller.signal).catch(() => undefined);
+      // The last wait leaves time for one more attempt before the deadline.
+      const left = deadline - Date.now() - FINAL_ATTEMPT_MS;
+      if (left <= 0) return;
+      await sleep(Math.min(backoff(attempt, probe.backoff), left), controller.signal).catch(() => undefined);
       if (controller.signal.aborted) return;
       if (outcome.detail.includes("published yet")) await reread();
+      if (stopped) return;
     }
   };
   try {
@@ -235,6 +266,7 @@ export async function probeReadiness<Live extends { id: string; createdAt?: stri
     clearTimeout(timer);
     controller.abort();
   }
+  if (stopped) throw stopped;
   const failing = probes.filter((probe) => !last.get(probe)?.ok);
   if (failing.length === 0) return current;
 

@@ -6,6 +6,7 @@
  */
 import type { ResourceDefinition, Wait } from "../resources/definition";
 import { reportTransition } from "./progress";
+import { MAX_TIMER_MS } from "./timers";
 import { client } from "./settings";
 
 /** A wait that ended without the target: the last object seen travels with it. */
@@ -41,7 +42,8 @@ export async function awaitState<Live extends { id: string; createdAt?: string }
   const { kind } = definition;
   const stateOf = (live: Live) => definition.states.of(live);
   const seconds = inputs.readyTimeoutSeconds ?? definition.defaultReadyTimeoutSeconds;
-  const signal = AbortSignal.timeout(seconds * 1000);
+  // Node's timers cannot wait longer than MAX_TIMER_MS (a longer one fires at once).
+  const signal = AbortSignal.timeout(Math.min(seconds * 1000, MAX_TIMER_MS));
   const { name } = inputs;
   let last: Live | undefined = seen;
   try {

@@ -64,8 +64,15 @@ describe("ssh probe", () => {
   it("fails on a connection closed before a banner (a port proxy with nothing behind it), and on another protocol", async () => {
     const proxy = await listen(createServer((socket) => socket.end()));
     expect(await probeSshBanner("127.0.0.1", proxy, 2000)).toEqual({ ok: false, detail: "connection closed before an SSH banner" });
-    const web = await listen(createServer((socket) => socket.write("HTTP/1.1 400 Bad Request\r\n\r\n")));
+    const web = await listen(createServer((socket) => socket.end("HTTP/1.1 400 Bad Request\r\n\r\n")));
     expect(await probeSshBanner("127.0.0.1", web, 2000)).toEqual({ ok: false, detail: 'answered without an SSH banner ("HTTP/1.1 400 Bad Request")' });
+    const silentAfterLine = await listen(createServer((socket) => socket.write("please wait\r\n")));
+    expect(await probeSshBanner("127.0.0.1", silentAfterLine, 300)).toEqual({ ok: false, detail: 'answered without an SSH banner ("please wait")' });
+  });
+
+  it("passes on a banner that follows other lines (RFC 4253 4.2)", async () => {
+    const port = await listen(createServer((socket) => socket.write("Welcome to the GPU box\r\nSSH-2.0-OpenSSH_9.6\r\n")));
+    expect(await probeSshBanner("127.0.0.1", port, 2000)).toEqual({ ok: true, detail: "banner received" });
   });
 
   it("gives up an attempt that gets no banner in its time", async () => {

@@ -181,6 +181,40 @@ describe("readiness at create", () => {
   });
 });
 
+describe("readiness on resources that exist", () => {
+  it("an endpoint's readiness added later is probed by the update, and never sent to the service", async () => {
+    const endpoint = { type: "QUEUE", image: "worker:1", gpu: { pools: ["ADA_24"] }, scaling: { type: "QUEUE_DELAY", queueDelay: 4 }, workers: { min: 1, max: 2 } };
+    const { id, inputs, outs } = await create("endpoint", { name: "later", ...endpoint });
+    expect(outs.ready).toBeNull();
+    await env.control.clearRequests();
+    const next = { ...inputs, readiness: { minReadyWorkers: 1 }, readyTimeoutSeconds: 30 };
+    expect(await handlers("endpoint").diff(id, recorded(outs), next)).toMatchObject({ changes: true, replaces: [] });
+    const updated = await handlers("endpoint").update(id, recorded(outs), next);
+    expect(updated.outs).toMatchObject({ ready: true });
+    expect((await env.control.requests()).filter((r) => r.method === "PATCH")).toEqual([]);
+  });
+
+  it("a pod recorded before readiness existed (no `ready` in its state) shows no change", async () => {
+    const { id, inputs, outs } = await create("pod", { name: "old", ...web });
+    const { ready: _ready, ...before } = outs;
+    void _ready;
+    expect((await handlers("pod").diff(id, recorded(before), inputs)).changes).toBe(false);
+    const refreshed = await handlers("pod").read(id, recorded(before));
+    expect(refreshed.props).toMatchObject({ ready: null });
+  });
+
+  it("a pod found stopped when an update probes it fails at once, recorded not ready, instead of probing to the deadline", async () => {
+    const { id, inputs, outs } = await create("pod", { name: "drifted", ...web, readiness: { ssh: true } });
+    await api.pods.stop(id);
+    const begun = Date.now();
+    const error = (await handlers("pod").update(id, recorded(outs), { ...inputs, readyTimeoutSeconds: 300 }).catch((e: unknown) => e)) as PartialFailure;
+    expect(Date.now() - begun).toBeLessThan(10_000);
+    expect(error).toBeInstanceOf(PartialFailure);
+    expect(error.message).toMatch(/is EXITED, not RUNNING: there is nothing to probe/);
+    expect(error.properties).toMatchObject({ podId: id, ready: false });
+  });
+});
+
 describe("readiness at preview", () => {
   it("refuses every bad probe at once, naming its field, with no API call that mutates", async () => {
     await env.control.clearRequests();

@@ -17,6 +17,7 @@ import {
 import { estimateSandboxCost, type SandboxCostRequest } from "../../../contract/estimate";
 import { defaultDiff } from "../../runtime/handlers";
 import { PartialFailure, plain } from "../../runtime/partial";
+import { readinessOf } from "../../runtime/readiness";
 import { report } from "../../runtime/progress";
 import { PROVIDER_KEY, type Props } from "../../runtime/props";
 import { client } from "../../runtime/settings";
@@ -86,7 +87,8 @@ function reportClamp(inputs: SandboxInputs, sandbox: Sandbox): void {
  */
 function ended(inputs: SandboxInputs, sandbox: Sandbox, providerText: unknown, what: string): PartialFailure {
   const message = `${what}. It is recorded as ended; the next \`pulumi up\` creates a new one.`;
-  return new PartialFailure(message, sandbox.id, { ...plain({ ...inputs, ...factsFromSandbox(sandbox) }), [PROVIDER_KEY]: providerText }, [message]);
+  const ready = readinessOf(inputs) ? false : null;
+  return new PartialFailure(message, sandbox.id, { ...plain({ ...inputs, ...factsFromSandbox(sandbox), ready }), [PROVIDER_KEY]: providerText }, [message]);
 }
 
 /** Seconds since the sandbox's last activity, on the service's clock. */
