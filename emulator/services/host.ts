@@ -31,7 +31,7 @@ import type { NextServices, PodServiceReport } from "./report";
  * each, as bench scenario 11 creates), so the answer that first shows a pod RUNNING names its
  * ports, as the service's does. A larger read still gets `public: null` for a moment.
  */
-const POOL_SIZE = 32;
+export const LISTENERS_KEPT_READY = 32;
 /** How often listeners of runs that ended on their own (or by a clock change) are looked for. */
 const SWEEP_MS = 200;
 
@@ -56,7 +56,7 @@ interface RunPorts {
 export class ServiceHost implements ResourceModule, PodServiceHost {
   readonly address = LOOPBACK;
   readonly events = new ServiceEvents();
-  private readonly pool = new ListenerPool(POOL_SIZE);
+  private readonly pool = new ListenerPool(LISTENERS_KEPT_READY);
   /** By pod id: the listeners of its current run. */
   private readonly runs = new Map<string, RunPorts>();
   private next: NextServices = { pending: 0, mode: "normal", delayMs: null };

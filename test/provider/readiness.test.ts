@@ -15,6 +15,13 @@ import { PROVIDER_TEXT, printed, recorded, runtime, useProvider } from "./helper
 
 jest.setTimeout(60_000);
 
+/**
+ * In the public answer shape (jest project `public-shape`) the emulator leaves `runtime.ports`
+ * out for a run's first 10 s, as the public document allows: the tcp and http probes then report
+ * the mapping missing and read the pod again (at most every 2 s) until it is published.
+ */
+const PUBLIC_SHAPE = process.env.COMPUTE_EMULATOR_SHAPE === "public";
+
 const env = useProvider({ resetBeforeEach: true });
 let api: ComputeClient;
 beforeAll(() => {
@@ -62,7 +69,9 @@ describe("readiness at create", () => {
     // The network probes used the addresses of the poll that saw RUNNING (within the first
     // second of it): no API call in the 1.5 s of probing after that, up to the return.
     const afterRunning = (await env.control.requests()).filter((r) => Date.parse(r.time) > runningAt + 1000 && r.path.startsWith("/v2/"));
-    expect(afterRunning).toEqual([]);
+    const rereads = afterRunning.filter((r) => r.method === "GET" && r.path === `/v2/pods/${value.id}`);
+    expect(afterRunning.filter((r) => !PUBLIC_SHAPE || !rereads.includes(r))).toEqual([]);
+    if (PUBLIC_SHAPE) expect(rereads.length).toBeLessThanOrEqual(Math.ceil((returnedAt - runningAt) / 2000) + 1);
 
     // Progress on transitions only: the failure seen first, then the pass.
     const progress = lines.filter((line) => /: (ssh|http :8000\/v1\/models): /.test(line));
@@ -88,7 +97,7 @@ describe("readiness at create", () => {
     expect(failure.message).toMatch(/is RUNNING but not ready within 4 s/);
     // The emulator's port proxy accepts and resets, as a container runtime's does with nothing behind it.
     expect(failure.message).toMatch(/- ssh: connection (reset|closed before an SSH banner)\n/);
-    expect(failure.message).toMatch(/- http :8000\/v1\/models: connection (reset|closed before an HTTP answer)\n/);
+    expect(failure.message).toMatch(PUBLIC_SHAPE ? /- http :8000\/v1\/models: (connection (reset|closed before an HTTP answer)|no public mapping of 8000 published yet)\n/ : /- http :8000\/v1\/models: connection (reset|closed before an HTTP answer)\n/);
     expect(failure.message).toMatch(/- logLine \/Uvicorn running on\/: no matching line/);
     expect(failure.message).toMatch(/Last \d+ log lines of pod_|Last \d+ log lines of /);
     expect(failure.message).toMatch(/service failed to start/);
@@ -99,10 +108,12 @@ describe("readiness at create", () => {
     const diff = await handlers("pod").diff(failure.id, olds, inputs);
     expect(diff).toMatchObject({ changes: true, replaces: [] });
     await env.control.setPodService(failure.id, { mode: "normal" });
-    const fixed = await handlers("pod").update(failure.id, olds, inputs);
+    // A longer deadline too: in the public shape the ports are published 10 s into the run.
+    const retried = { ...inputs, readyTimeoutSeconds: 20 };
+    const fixed = await handlers("pod").update(failure.id, olds, retried);
     expect(fixed.outs).toMatchObject({ podId: failure.id, ready: true });
     expect((await livePods()).map((p) => p.id)).toEqual([failure.id]);
-    expect((await handlers("pod").diff(failure.id, recorded(fixed.outs), inputs)).changes).toBe(false);
+    expect((await handlers("pod").diff(failure.id, recorded(fixed.outs), retried)).changes).toBe(false);
   });
 
   it("redacts from quoted log lines the values given as secrets and anything a line says is one", () => {
