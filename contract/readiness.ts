@@ -16,6 +16,7 @@
  *   configuration (contract/serverless.ts `readyWorkers`).
  */
 import { z } from "zod";
+import { PORT_PROTOCOL } from "./common";
 import { formatIssues } from "./issues";
 
 export const PROBE_KINDS = ["tcp", "ssh", "http", "logLine", "minReadyWorkers"] as const;
@@ -60,8 +61,11 @@ export interface ReadinessContext {
   workersMin?: number;
 }
 
-/** `8000` from `8000/http`. */
-const portNumber = (spec: string) => Number(spec.split("/")[0]);
+/** `8000/http` is port 8000 over one of `protocols` (the contract's `port/protocol` form, common.ts). */
+function isPort(spec: string, port: number, protocols: readonly string[]): boolean {
+  const match = PORT_PROTOCOL.exec(spec);
+  return match !== null && Number(match[1]) === port && protocols.includes(match[2]!);
+}
 
 /**
  * Every rule of a `readiness` input, all at once, as `readiness.<path>: <rule>`. A member of the
@@ -95,7 +99,7 @@ function ruleViolations(spec: ReadinessSpec, context: ReadinessContext, raw: Rec
   }
   const listed = context.ports;
   if (listed !== undefined) {
-    const has = (number: number, protocols: string[]) => listed.some((p) => portNumber(p) === number && protocols.includes(p.split("/")[1] ?? ""));
+    const has = (port: number, protocols: string[]) => listed.some((spec) => isPort(spec, port, protocols));
     if (spec.ssh === true && context.accepts.includes("ssh") && !has(22, ["tcp"])) {
       out.push('readiness.ssh, ports: needs "22/tcp" in ports (the probe reads the banner of the direct SSH endpoint, the published 22/tcp; the proxy cannot be probed without credentials)');
     }
