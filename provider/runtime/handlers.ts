@@ -22,7 +22,7 @@ import { findLeftBehind, markReplacing, wasAdopted } from "./adoption";
 import { proveKeyFor } from "./credentials";
 import { toCheckFailures, type CheckFailure } from "./check-failures";
 import { reportEstimate } from "./cost-estimate";
-import { WaitFailed, awaitState, endedBecause } from "./wait";
+import { WaitFailed, awaitState, endedBecause, readyTimeoutSeconds } from "./wait";
 import { PartialFailure, plain, unreadableCreate } from "./partial";
 import { probeReadiness, readinessOf } from "./readiness";
 import { forget, report, reportTransition } from "./progress";
@@ -102,8 +102,7 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
 
   /** One deadline for the state wait and the probes after it. */
   function deadlineOf(inputs: Props): number {
-    const seconds = (inputs.readyTimeoutSeconds as number | undefined) ?? definition.defaultReadyTimeoutSeconds;
-    return Date.now() + seconds * 1000;
+    return Date.now() + readyTimeoutSeconds(definition, inputs) * 1000;
   }
 
   async function settle(inputs: Inputs, live: Live): Promise<Live> {

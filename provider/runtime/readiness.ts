@@ -22,7 +22,7 @@ import { report } from "./progress";
 import { REDACTED, redactLogLine } from "./secrets";
 import { MAX_TIMER_MS } from "./timers";
 import { client } from "./settings";
-import { WaitFailed } from "./wait";
+import { WaitFailed, readyTimeoutSeconds } from "./wait";
 
 /**
  * Backoff of each probe, 1 s doubling, with equal jitter. A network probe costs one connection
@@ -56,7 +56,7 @@ interface Probe {
   name: string;
   target: string;
   /** One attempt: `timeoutMs` is what it may take (never past the deadline); `signal` fires at the deadline. */
-  attempt(targets: Map<string, ProbeTarget>, signal: AbortSignal, timeoutMs: number): Promise<ProbeOutcome>;
+  attempt(targets: Map<string, ProbeTarget>, signal: AbortSignal, timeoutMs: number): Promise<Outcome>;
   /** Its backoff between attempts. */
   backoff: { initialBackoffMs: number; maxBackoffMs: number };
 }
@@ -64,7 +64,12 @@ interface Probe {
 const mappingOf = (target: ProbeTarget | undefined, port: number): PortMapping | undefined =>
   target?.network?.ports.find((p) => p.privatePort === port && p.publicPort !== null && p.ip !== null);
 
-const unpublished = (port: string): ProbeOutcome => ({ ok: false, detail: `no public mapping of ${port} published yet` });
+/**
+ * A failed attempt because the service has not published what the probe needs yet (an address,
+ * a start time): the resource is read again before the next attempt.
+ */
+type Outcome = ProbeOutcome & { unpublished?: true };
+const unpublished = (what: string): Outcome => ({ ok: false, detail: `no ${what} published yet`, unpublished: true });
 
 /** The probes of one target, in the spec's order. */
 function probesFor(spec: ReadinessSpec, kinds: ProbeKind[], label: string, api: ComputeClient): Probe[] {
@@ -79,7 +84,7 @@ function probesFor(spec: ReadinessSpec, kinds: ProbeKind[], label: string, api: 
           target: label,
           attempt: async (targets, _signal, timeoutMs) => {
             const mapping = mappingOf(targets.get(label), port);
-            return mapping ? probeTcp(mapping.ip!, mapping.publicPort!, timeoutMs) : unpublished(`${port}`);
+            return mapping ? probeTcp(mapping.ip!, mapping.publicPort!, timeoutMs) : unpublished(`public mapping of ${port}`);
           },
         });
         break;
@@ -93,7 +98,7 @@ function probesFor(spec: ReadinessSpec, kinds: ProbeKind[], label: string, api: 
             const target = targets.get(label);
             const mapping = mappingOf(target, 22);
             const direct = target?.network?.sshDirect ?? (mapping ? { host: mapping.ip!, port: mapping.publicPort! } : null);
-            return direct ? probeSshBanner(direct.host, direct.port, timeoutMs) : { ok: false, detail: "no direct SSH endpoint (22/tcp) published yet" };
+            return direct ? probeSshBanner(direct.host, direct.port, timeoutMs) : unpublished("direct SSH endpoint (22/tcp)");
           },
         });
         break;
@@ -105,7 +110,7 @@ function probesFor(spec: ReadinessSpec, kinds: ProbeKind[], label: string, api: 
           target: label,
           attempt: async (targets, _signal, timeoutMs) => {
             const mapping = mappingOf(targets.get(label), port);
-            return mapping ? probeHttp(mapping.ip!, mapping.publicPort!, path, expectStatus, timeoutMs) : unpublished(`${port}`);
+            return mapping ? probeHttp(mapping.ip!, mapping.publicPort!, path, expectStatus, timeoutMs) : unpublished(`public mapping of ${port}`);
           },
         });
         break;
@@ -142,10 +147,10 @@ function probesFor(spec: ReadinessSpec, kinds: ProbeKind[], label: string, api: 
  * point (after it, from it, truncated to seconds) can put past the run's first line, and the
  * earlier lines are skipped: a line of the previous run must not pass the probe.
  */
-async function matchLogLine(api: ComputeClient, target: ProbeTarget | undefined, pattern: RegExp, signal: AbortSignal): Promise<ProbeOutcome> {
+async function matchLogLine(api: ComputeClient, target: ProbeTarget | undefined, pattern: RegExp, signal: AbortSignal): Promise<Outcome> {
   if (!target?.logs) return { ok: false, detail: "no log to read" };
   const startedAt = target.logs.since ? Date.parse(target.logs.since) : NaN;
-  if (Number.isNaN(startedAt)) return { ok: false, detail: "no start time of the current run published yet" };
+  if (Number.isNaN(startedAt)) return unpublished("start time of the current run");
   let read = 0;
   try {
     const since = new Date(startedAt - 1000).toISOString();
@@ -246,7 +251,7 @@ export async function probeReadiness<Live extends { id: string; createdAt?: stri
     for (let attempt = 0; ; attempt++) {
       // Never past the deadline: an attempt gets what is left of it, at most ATTEMPT_TIMEOUT_MS.
       const timeoutMs = Math.max(FINAL_ATTEMPT_MS / 2, Math.min(ATTEMPT_TIMEOUT_MS, deadline - Date.now()));
-      const outcome = await probe.attempt(targets, controller.signal, timeoutMs).catch((error: Error): ProbeOutcome => ({ ok: false, detail: error.message }));
+      const outcome = await probe.attempt(targets, controller.signal, timeoutMs).catch((error: Error): Outcome => ({ ok: false, detail: error.message }));
       const before = last.get(probe);
       if (!before || before.detail !== outcome.detail) report(kind, inputs.name, `${label}: ${before ? `${before.detail} → ` : ""}${outcome.detail}`);
       last.set(probe, outcome);
@@ -256,7 +261,7 @@ export async function probeReadiness<Live extends { id: string; createdAt?: stri
       if (left <= 0) return;
       await sleep(Math.min(backoff(attempt, probe.backoff), left), controller.signal).catch(() => undefined);
       if (controller.signal.aborted) return;
-      if (outcome.detail.includes("published yet")) await reread();
+      if (outcome.unpublished) await reread();
       if (stopped) return;
     }
   };
@@ -270,7 +275,7 @@ export async function probeReadiness<Live extends { id: string; createdAt?: stri
   const failing = probes.filter((probe) => !last.get(probe)?.ok);
   if (failing.length === 0) return current;
 
-  const seconds = inputs.readyTimeoutSeconds ?? definition.defaultReadyTimeoutSeconds;
+  const seconds = readyTimeoutSeconds(definition, inputs);
   const lines = failing.map((probe) => `  - ${several ? `${probe.target} ` : ""}${probe.name}: ${last.get(probe)?.detail ?? "not tried"}`);
   const notReady = [...new Set(failing.map((probe) => probe.target))].map((label) => targets.get(label)).filter((t): t is ProbeTarget => t !== undefined);
   const tails = await logTails(api, notReady);

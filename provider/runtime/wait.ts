@@ -21,6 +21,11 @@ export class WaitFailed extends Error {
   }
 }
 
+/** How long a resource may take to be ready: the inputs' `readyTimeoutSeconds`, else the definition's default. */
+export function readyTimeoutSeconds(definition: { defaultReadyTimeoutSeconds: number }, inputs: { readyTimeoutSeconds?: unknown }): number {
+  return typeof inputs.readyTimeoutSeconds === "number" ? inputs.readyTimeoutSeconds : definition.defaultReadyTimeoutSeconds;
+}
+
 /** ` (<reason>)` where the service says why a resource ended. */
 export function endedBecause<Live>(definition: ResourceDefinition<any, Live & { id: string; createdAt?: string }>, live: Live): string {
   const reason = definition.states.reason?.(live as Live & { id: string; createdAt?: string });
@@ -41,7 +46,7 @@ export async function awaitState<Live extends { id: string; createdAt?: string }
 ): Promise<Live> {
   const { kind } = definition;
   const stateOf = (live: Live) => definition.states.of(live);
-  const seconds = inputs.readyTimeoutSeconds ?? definition.defaultReadyTimeoutSeconds;
+  const seconds = readyTimeoutSeconds(definition, inputs);
   // Node's timers cannot wait longer than MAX_TIMER_MS (a longer one fires at once).
   const signal = AbortSignal.timeout(Math.min(seconds * 1000, MAX_TIMER_MS));
   const { name } = inputs;
