@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command (`npm test`): set-up from a fresh clone, then every suite (unit,
 # emulator HTTP, provider, CLI, and the end-to-end suites that drive the real Pulumi engine with
-# TypeScript, YAML and Python programs).
+# TypeScript, YAML and Python programs, one of them on a PostgreSQL state backend).
 #
 # The steps before jest are independent once the dependencies are installed, so they run side
 # by side (a 2-core machine has a core idle while one of them runs): the Python set-up (it needs
@@ -27,6 +27,8 @@ pids+=($!)
 python_pid=$!
 
 bash scripts/setup.sh --deps-only
+# The team-backend suite starts its own PostgreSQL server: the package, when missing (once).
+bash scripts/postgres.sh install
 # jest transpiles each file on its own; the suites are type-checked as a whole here (incremental:
 # a second run in the same clone checks only what changed).
 npx tsc -p tsconfig.test.json --noEmit --incremental --tsBuildInfoFile "$work/tsconfig.test.tsbuildinfo" >"$work/tsc.log" 2>&1 &
