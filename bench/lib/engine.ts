@@ -10,7 +10,8 @@
  *   benchmarks, a script) the first stack of the process installs one in a temporary folder,
  *   removed when the process exits. Stacks share it safely: the engine only reads its plugins
  *   while it runs, and writes its workspace and credentials files atomically or under a lock.
- * - Each stack keeps its own state: a file backend in a folder of its caller's.
+ * - Each stack keeps its own state: a file backend in a folder of its caller's, or the backend a
+ *   suite names (a PostgreSQL database: test/e2e/postgres.ts).
  * - The language hosts and the dynamic provider's launcher sit next to `pulumi` (set-up puts them
  *   there), so only the engine's bin/ goes on PATH and the engine has nothing to warn about.
  */
@@ -72,14 +73,16 @@ export function pulumiHome(): Promise<string> {
 }
 
 /**
- * The environment the engine runs a stack in, self-contained: a file backend in `stateDir`, no
- * update check, no plugin download, the engine's bin/ first on PATH (after `pathBefore`), and
- * no COMPUTE_* setting from the caller's environment (a provider must take its settings from
- * stack config). The Pulumi home is passed beside it (LocalWorkspace's pulumiHome).
+ * The environment the engine runs a stack in, self-contained: the backend at `backend.url` (with
+ * what it needs besides, such as a database's password, in `backend.env`), no update check, no
+ * plugin download, the engine's bin/ first on PATH (after `pathBefore`), and no COMPUTE_*
+ * setting from the caller's environment (a provider must take its settings from stack config).
+ * The Pulumi home is passed beside it (LocalWorkspace's pulumiHome).
  */
-export function engineEnv(stateDir: string, passphrase: string, pathBefore: string[] = []): Record<string, string> {
+export function engineEnv(backend: StateBackend, passphrase: string, pathBefore: string[] = []): Record<string, string> {
   return {
-    PULUMI_BACKEND_URL: `file://${stateDir}`,
+    ...backend.env,
+    PULUMI_BACKEND_URL: backend.url,
     PULUMI_CONFIG_PASSPHRASE: passphrase,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
@@ -91,13 +94,25 @@ export function engineEnv(stateDir: string, passphrase: string, pathBefore: stri
   };
 }
 
+/** Where the engine keeps a stack's state: `PULUMI_BACKEND_URL`, and the variables it needs besides. */
+export interface StateBackend {
+  url: string;
+  env?: Record<string, string>;
+}
+
+/** A file backend in `stateDir` (created if missing). */
+export function fileBackend(stateDir: string): StateBackend {
+  mkdirSync(stateDir, { recursive: true });
+  return { url: `file://${stateDir}` };
+}
+
 export interface EngineStackOptions {
   /** The stack's name (unique among the stacks of `workDir` running at the same time). */
   name: string;
   /** The program's folder. */
   workDir: string;
-  /** The file backend's folder (created if missing). */
-  stateDir: string;
+  /** Where its state lives (`fileBackend(folder)` for most). */
+  backend: StateBackend;
   passphrase: string;
   /** Folders put on PATH before the engine's bin/ (a Python program's virtualenv). */
   pathBefore?: string[];
@@ -116,11 +131,10 @@ export interface EngineStack {
   removeSettings(): void;
 }
 
-/** A new stack of the program in `workDir` (`pulumi stack init`), in a new file backend. */
+/** A new stack of the program in `workDir` (`pulumi stack init`) in `backend`. */
 export async function createEngineStack(options: EngineStackOptions): Promise<EngineStack> {
-  const { name, workDir, stateDir, passphrase, pathBefore = [], config } = options;
-  mkdirSync(stateDir, { recursive: true });
-  const envVars = engineEnv(stateDir, passphrase, pathBefore);
+  const { name, workDir, backend, passphrase, pathBefore = [], config } = options;
+  const envVars = engineEnv(backend, passphrase, pathBefore);
   const home = await pulumiHome();
   const settingsFile = path.join(workDir, `Pulumi.${name}.yaml`);
   const workspace = await LocalWorkspace.create({ workDir, pulumiHome: home, envVars, pulumiCommand: await pulumiCommand() });

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { ConfigMap, Stack, UpResult } from "@pulumi/pulumi/automation";
-import { createEngineStack, REPO_ROOT } from "./engine";
+import { createEngineStack, fileBackend, REPO_ROOT } from "./engine";
 
 /** A scratch directory under the OS temp dir, removed by `cleanupScratch`. */
 export function scratchDir(name: string): string {
@@ -63,7 +63,7 @@ export async function createStack(options: {
     created = await createEngineStack({
       name,
       workDir: path.join(REPO_ROOT, "bench", "programs", program),
-      stateDir,
+      backend: fileBackend(stateDir),
       passphrase: "bench-passphrase",
       config: {
         "compute:baseUrl": { value: emulator.url },

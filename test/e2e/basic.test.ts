@@ -37,7 +37,7 @@ describe("up, preview, refresh, destroy through the real engine", () => {
     const live = await (await fetch(`${e2e.emulator.url}/v2/pods/${pods.trainer.id}`, { headers: { authorization: `Bearer ${e2e.emulator.apiKey}` } })).json();
     const jupyterPassword = (live as { env: Record<string, string> }).env.JUPYTER_PASSWORD;
     expect(jupyterPassword).toEqual(expect.any(String));
-    const state = e2e.stateFilesText();
+    const state = await e2e.stateText();
     expect(state).toContain(`"id":"${pods.trainer.id}"`); // the state really is here
     expect(state).not.toContain(e2e.emulator.apiKey);
     expect(state).not.toContain("hf-secret-token-123");
@@ -53,7 +53,7 @@ describe("up, preview, refresh, destroy through the real engine", () => {
     await e2e.stack.refresh({ runProgram: true });
 
     await e2e.stack.destroy({ runProgram: true });
-    expect(e2e.stateFilesText()).not.toContain(ROTATED_KEY);
+    expect(await e2e.stateText()).not.toContain(ROTATED_KEY);
     const res = await fetch(`${e2e.emulator.url}/v2/pods`, { headers: { authorization: `Bearer ${e2e.emulator.apiKey}` } });
     expect(((await res.json()) as { pods: unknown[] }).pods).toEqual([]);
     const sb = await fetch(`${e2e.emulator.url}/v2/sandboxes`, { headers: { authorization: `Bearer ${e2e.emulator.apiKey}` } });

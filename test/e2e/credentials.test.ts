@@ -112,6 +112,6 @@ describe.each(FACES)("credentials, $face", ({ stack: stackName, program, declare
     const destroy = await e2e.stack.destroy();
     expect(destroy.summary.result).toBe("succeeded");
     expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
-    expect(e2e.stateFilesText()).not.toContain(rotated);
+    expect(await e2e.stateText()).not.toContain(rotated);
   });
 });

@@ -255,7 +255,7 @@ export function describeEnvironmentStack(name: string, program: string, options:
     const registry = (await state()).registries.find((r) => r.id === env.last.registryId);
     expect(registry).toMatchObject({ username: REGISTRY_USERNAME, passwordSha256: sha256(REGISTRY_PASSWORD) });
     // The password is secret config: nowhere in what the backend wrote (state, history, backups).
-    const text = env.e2e.stateFilesText();
+    const text = await env.e2e.stateText();
     expect(text).toContain(env.last.registryId);
     expect(text).not.toContain(REGISTRY_PASSWORD);
     expect(text).not.toContain(env.e2e.emulator.apiKey);
@@ -390,7 +390,7 @@ export function describeEnvironmentStack(name: string, program: string, options:
     expect((await env.client.templates.get(out.templateId)).registry).toBe(out.registryId);
     expect((await env.client.serverless.get(out.endpointId)).registry).toBe(out.registryId);
     expect((await env.client.pods.get(out.podId)).registry).toBe(out.registryId);
-    expect(env.e2e.stateFilesText()).not.toContain(REGISTRY_PASSWORD_2);
+    expect(await env.e2e.stateText()).not.toContain(REGISTRY_PASSWORD_2);
     env.last = out;
   });
 

@@ -16,7 +16,7 @@ import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../../emulator";
 import { sleep } from "../helpers/fixtures";
 import { EmulatorControl } from "../../emulator/control-client";
-import { createEngineStack, engineRoot, REPO_ROOT } from "../../bench/lib/engine";
+import { createEngineStack, engineRoot, fileBackend, REPO_ROOT, type StateBackend } from "../../bench/lib/engine";
 import { resourceByToken } from "../../provider/resources";
 
 export { engineRoot, REPO_ROOT };
@@ -91,10 +91,10 @@ export interface E2EStack {
   /** Pod, sandbox and cluster ids that exist (and bill) in the emulator (clusters of the fixture left out). */
   liveIds(): Promise<LiveIds>;
   /**
-   * Every file the file backend wrote (state, history, backups), as text: what someone with
-   * the state bucket would see. Secrets must appear only as ciphertext.
+   * Everything the backend holds (state, history, backups, locks), as text: what someone with
+   * the state bucket or database would see. Secrets must appear only as ciphertext.
    */
-  stateFilesText(): string;
+  stateText(): Promise<string>;
   /** Sets e2e:pods / e2e:sandboxes / e2e:clusters (the program declares exactly these). */
   declare(spec: { pods?: Record<string, unknown>; sandboxes?: Record<string, unknown>; clusters?: Record<string, unknown>; deleteBeforeReplace?: string[] }): Promise<void>;
   /**
@@ -125,7 +125,7 @@ export interface E2EStack {
  * comes from `pulumi stack history` without `--show-secrets` unless a test asks for it (only the
  * summary's copy of the config differs, where secret values read `[secret]`; no suite reads it).
  */
-function fewerCliRuns(stack: Stack, stateDir: string, workDir: string, env: () => NodeJS.ProcessEnv): void {
+function fewerCliRuns(stack: Stack, store: StateStore, workDir: string, env: () => NodeJS.ProcessEnv): void {
   const workspace = stack.workspace as LocalWorkspace;
   workspace.stackOutputs = async (stackName) => {
     const { stdout } = await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["stack", "output", "--json", "--show-secrets", "--stack", stackName, "--non-interactive"], {
@@ -134,7 +134,7 @@ function fewerCliRuns(stack: Stack, stateDir: string, workDir: string, env: () =
       maxBuffer: 64 * 1024 * 1024,
     });
     const plaintext = JSON.parse(stdout) as Record<string, unknown>;
-    const recorded = (latestDeployment(stateDir, stackName).resources ?? []).find((r) => r.type === "pulumi:pulumi:Stack")?.outputs ?? {};
+    const recorded = ((await store.latest(stackName)).resources ?? []).find((r) => r.type === "pulumi:pulumi:Stack")?.outputs ?? {};
     const isSecret = (value: unknown) => typeof value === "object" && value !== null && (value as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG;
     return Object.fromEntries(Object.entries(plaintext).map(([key, value]) => [key, { value, secret: isSecret(recorded[key]) }]));
   };
@@ -148,13 +148,18 @@ function fewerCliRuns(stack: Stack, stateDir: string, workDir: string, env: () =
 const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
-/** The file backend's last checkpoint of `stack` (what `pulumi stack export` prints), or none. */
-function latestDeployment(stateDir: string, stack: string): { resources?: Array<{ type: string; id?: string; outputs?: Record<string, unknown> }> } {
-  const stacks = path.join(stateDir, ".pulumi", "stacks");
-  const projects = existsSync(stacks) ? readdirSync(stacks) : [];
-  const file = projects.map((project) => path.join(stacks, project, `${stack}.json`)).find((candidate) => existsSync(candidate));
-  if (!file) return {};
-  return (JSON.parse(readFileSync(file, "utf8")) as { checkpoint?: { latest?: ReturnType<typeof latestDeployment> } }).checkpoint?.latest ?? {};
+/** A stack's last checkpoint: what `pulumi stack export` prints as its deployment. */
+export interface Deployment {
+  resources?: Array<{ urn?: string; type: string; id?: string; outputs?: Record<string, unknown> }>;
+  pending_operations?: Array<{ type: string; resource: { urn: string; type: string } }>;
+}
+
+/** A backend the suites read directly: the state of a stack, and everything it holds. */
+export interface StateStore extends StateBackend {
+  /** The last checkpoint of `stack`, or an empty one when it has none. */
+  latest(stack: string): Promise<Deployment>;
+  /** Every object it holds (state, history, backups, locks), as text. */
+  text(): Promise<string>;
 }
 
 function readTree(dir: string): string[] {
@@ -164,6 +169,23 @@ function readTree(dir: string): string[] {
   });
 }
 
+/** A file backend in `stateDir`, read from its files. */
+export function fileStore(stateDir: string): StateStore {
+  return {
+    ...fileBackend(stateDir),
+    async latest(stack) {
+      const stacks = path.join(stateDir, ".pulumi", "stacks");
+      const projects = existsSync(stacks) ? readdirSync(stacks) : [];
+      const file = projects.map((project) => path.join(stacks, project, `${stack}.json`)).find((candidate) => existsSync(candidate));
+      if (!file) return {};
+      return (JSON.parse(readFileSync(file, "utf8")) as { checkpoint?: { latest?: Deployment } }).checkpoint?.latest ?? {};
+    },
+    async text() {
+      return readTree(stateDir).join("\n");
+    },
+  };
+}
+
 /**
  * `program`: a folder under test/e2e/programs, or an absolute path (the examples).
  *
@@ -171,13 +193,14 @@ function readTree(dir: string): string[] {
  * because the same suite may run in both projects at once and a stack's settings file
  * (Pulumi.<name>.yaml) sits in the program's folder, which both runs share.
  */
-export async function createE2EStack(givenName: string, options: { program?: string; emulatorOptions?: Record<string, unknown> } = {}): Promise<E2EStack> {
+export async function createE2EStack(givenName: string, options: { program?: string; emulatorOptions?: Record<string, unknown>; store?: StateStore } = {}): Promise<E2EStack> {
   const name = process.env.COMPUTE_EMULATOR_SHAPE === "public" ? `${givenName}-public` : givenName;
   const scratch = mkdtempSync(path.join(tmpdir(), `compute-e2e-${name}-`));
   const emulatorOptions = { port: 0, profile: "fast" as const, quiet: true, dataDir: path.join(scratch, "emulator"), ...(options.emulatorOptions ?? {}) };
   let emulator = await startEmulator(emulatorOptions);
   const control = new EmulatorControl(emulator.url, emulator.adminToken);
   const workDir = programDir(options.program);
+  const store = options.store ?? fileStore(path.join(scratch, "state"));
   let stack: Stack;
   let cliEnv: () => NodeJS.ProcessEnv;
   let removeSettings: () => void;
@@ -185,7 +208,7 @@ export async function createE2EStack(givenName: string, options: { program?: str
     ({ stack, cliEnv, removeSettings } = await createEngineStack({
       name,
       workDir,
-      stateDir: path.join(scratch, "state"),
+      backend: store,
       passphrase: "e2e-passphrase",
       pathBefore: pythonPath(workDir),
       config: { "compute:baseUrl": { value: emulator.url }, "compute:apiKey": { value: emulator.apiKey, secret: true } },
@@ -196,7 +219,7 @@ export async function createE2EStack(givenName: string, options: { program?: str
     rmSync(scratch, { recursive: true, force: true });
     throw error;
   }
-  fewerCliRuns(stack, path.join(scratch, "state"), workDir, cliEnv);
+  fewerCliRuns(stack, store, workDir, cliEnv);
 
   const api = async (apiPath: string) => {
     const response = await fetch(`${emulator.url}${apiPath}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
@@ -234,10 +257,10 @@ export async function createE2EStack(givenName: string, options: { program?: str
       emulator = await startEmulator({ ...emulatorOptions, port });
     },
     async stateIds() {
-      // What `pulumi stack export` prints as the deployment: the `latest` of the file backend's
-      // stack file, read here (ids and types are plaintext in it) rather than through the CLI,
-      // which would also decrypt every secret to print it.
-      const deployment = latestDeployment(path.join(scratch, "state"), name);
+      // What `pulumi stack export` prints as the deployment, read from the backend (ids and
+      // types are plaintext in it) rather than through the CLI, which would also decrypt every
+      // secret to print it.
+      const deployment = await store.latest(name);
       const ids = (kind: string) => (deployment.resources ?? []).filter((r) => kindOf(r.type) === kind && r.id).map((r) => r.id!).sort();
       return { pods: ids("pod"), sandboxes: ids("sandbox"), clusters: ids("cluster") };
     },
@@ -251,8 +274,8 @@ export async function createE2EStack(givenName: string, options: { program?: str
         });
       });
     },
-    stateFilesText() {
-      return readTree(path.join(scratch, "state")).join("\n");
+    stateText() {
+      return store.text();
     },
     async declare(spec) {
       // One `pulumi config set-all` rather than one process per key.

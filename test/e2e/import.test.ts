@@ -94,7 +94,7 @@ describe("pulumi import of a pod, a sandbox and a cluster made outside the stack
     const { env, ...rest } = MADE_POD;
     const secretEnv = Object.fromEntries(Object.entries(env).map(([key, value]) => [key, { "fn::secret": value }]));
     expect(code.resources!.api).toMatchObject({ type: "compute:Pod", properties: { ...rest, env: secretEnv } });
-    expect(e2e.stateFilesText()).not.toContain(IMPORTED_TOKEN);
+    expect(await e2e.stateText()).not.toContain(IMPORTED_TOKEN);
     Object.assign(generated.resources!, code.resources);
     expect(await e2e.stateIds()).toEqual({ pods: [podId], sandboxes: [], clusters: [] });
   });

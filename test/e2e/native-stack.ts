@@ -71,7 +71,7 @@ export function describeNativeStack(name: string, program: string, others: numbe
     const pod = await client.pods.get(stack.last.podId);
     await client.close();
     expect(pod.env).toMatchObject({ API_TOKEN: API_TOKEN });
-    const state = stack.e2e.stateFilesText();
+    const state = await stack.e2e.stateText();
     expect(state).toContain(`"id":"${stack.last.podId}"`);
     expect(state).not.toContain(API_TOKEN);
     expect(state).not.toContain(stack.e2e.emulator.apiKey);

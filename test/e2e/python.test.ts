@@ -29,7 +29,7 @@ describe("a Python stack through the generated SDK and the native plugin", () =>
       expect(outputs.jupyterPassword.secret).toBe(true);
       const password = pod.env.JUPYTER_PASSWORD;
       expect(password).toEqual(expect.any(String));
-      expect(stack.e2e.stateFilesText()).not.toContain(password);
+      expect(await stack.e2e.stateText()).not.toContain(password);
     });
   });
 });
