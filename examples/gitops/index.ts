@@ -4,7 +4,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as compute from "pulumi-compute";
 
-const trainers = new pulumi.Config().getNumber("trainers") ?? 0;
+const config = new pulumi.Config();
+// A review stack (`pr-<n>`, made by `pull-request.sh --review <n>`) tries a pull request's change
+// for real before the merge, small: one trainer at most, and a sandbox that ends by itself should
+// the stack outlive its pull request.
+const review = config.getBoolean("review") ?? false;
+const trainers = Math.min(config.getNumber("trainers") ?? 0, review ? 1 : Infinity);
 
 const web = new compute.Pod("web", {
   image: "nginx:1.27",
@@ -27,7 +32,7 @@ const scratch = new compute.Sandbox("scratch", {
   image: "python:3.12-slim",
   compute: { vcpuCount: 1, memoryInGb: 2, containerDiskInGb: 5 },
   idleTimeoutSeconds: 3600,
-  maxLifetimeSeconds: 86400,
+  maxLifetimeSeconds: review ? 4 * 3600 : 86400,
 });
 
 export const podCosts = pulumi.all(pods.map((pod) => pulumi.all([pod.name, pod.costPerHour]))).apply((rows) => Object.fromEntries(rows));

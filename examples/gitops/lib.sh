@@ -26,3 +26,29 @@ gitops_stack_config() {
     const config = JSON.parse(require("fs").readFileSync(0, "utf8"));
     process.stdout.write(JSON.stringify(Object.fromEntries(Object.entries(config).map(([key, entry]) => [key, entry.value]))));'
 }
+
+# gitops_up <stack>: `pulumi up` with the cost policy pack and the team's budget, as merge.sh and
+# a review stack run it (from $GITOPS_DIR); then, if an interrupted run had left pending creates
+# that this up made again, clears them from the state (pending-creates.js says why), so that
+# later runs do not warn about resources the stack holds.
+gitops_up() {
+  local started work status=0
+  started=$(node -p 'new Date().toISOString()')
+  pulumi up --stack "$1" --non-interactive --yes \
+    --policy-pack "$GITOPS_POLICY_PACK" --policy-pack-config "$GITOPS_POLICY_CONFIG"
+  work=$(mktemp -d)
+  pulumi stack export --stack "$1" --file "$work/state.json"
+  node "$GITOPS_DIR/pending-creates.js" "$started" <"$work/state.json" >"$work/settled.json" || status=$?
+  if [ "$status" -eq 0 ]; then
+    pulumi stack import --stack "$1" --file "$work/settled.json"
+  fi
+  rm -rf "$work"
+  [ "$status" -eq 0 ] || [ "$status" -eq 3 ]
+}
+
+# gitops_stack_exists <stack>: whether the backend holds a stack of this project by that name.
+gitops_stack_exists() {
+  pulumi stack ls --json | node -e '
+    const stacks = JSON.parse(require("fs").readFileSync(0, "utf8"));
+    process.exit(stacks.some((stack) => stack.name === process.argv[1]) ? 0 : 1);' "$1"
+}

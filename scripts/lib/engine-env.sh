@@ -67,14 +67,18 @@ compute_plugin_install() {
   done
 }
 
-# compute_engine_env <state dir> <pulumi home> <passphrase>: the environment `pulumi` runs in,
-# self-contained: a file backend in <state dir>, its own home (with the native plugin
+# compute_engine_env <state dir | backend URL> <pulumi home> <passphrase>: the environment
+# `pulumi` runs in, self-contained: a file backend in <state dir> (or the backend a URL names,
+# e.g. `postgres://…` with its password in PGPASSWORD), its own home (with the native plugin
 # installed), no update check, no plugin download, and the engine compute_setup built first on
 # PATH. Nothing else goes on PATH: the language hosts and the dynamic provider's launcher sit
 # next to `pulumi`, where the engine looks without warning.
 compute_engine_env() {
   export PATH="$COMPUTE_PULUMI_ROOT/bin:$PATH"
-  export PULUMI_BACKEND_URL="file://$1"
+  case "$1" in
+    *://*) export PULUMI_BACKEND_URL="$1" ;;
+    *) export PULUMI_BACKEND_URL="file://$1" ;;
+  esac
   export PULUMI_HOME="$2"
   export PULUMI_CONFIG_PASSPHRASE="$3"
   export PULUMI_SKIP_UPDATE_CHECK=true

@@ -34,10 +34,10 @@ export async function previewWithPolicy(e2e: E2EStack, config?: object): Promise
   return { code: run.code, output: `${run.stdout}${run.stderr}` };
 }
 
-/** Runs `examples/gitops/<script> <stack>` as CI would, with the stack's environment. */
-export function runGitopsScript(e2e: E2EStack, script: string, stackName: string): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs `examples/gitops/<script> <argument> [more…]` as CI would, with the stack's environment. */
+export function runGitopsScript(e2e: E2EStack, script: string, argument: string, more: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile("bash", [path.join(REPO_ROOT, "examples", "gitops", script), stackName], { env: stackEnv(e2e), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile("bash", [path.join(REPO_ROOT, "examples", "gitops", script), argument, ...more], { env: stackEnv(e2e), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : undefined) : 0;
       if (code === undefined) reject(error);
       else resolve({ code, stdout, stderr });
