@@ -17,6 +17,7 @@ const ROOT = path.resolve(__dirname, "..", "..");
  * suite of both projects counts once per project). Only the order matters.
  */
 const ESTIMATE_SECONDS = {
+  "test/e2e/team-backend.test.ts": 290,
   "test/e2e/interrupted.test.ts": 270,
   "test/e2e/environment-ts.test.ts": 140,
   "test/e2e/environment-python.test.ts": 120,
