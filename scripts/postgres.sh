@@ -24,30 +24,35 @@ die() {
   exit 1
 }
 
-# The newest installed server's programs (Debian installs them outside PATH).
+# The newest installed server's programs (Debian installs them outside PATH; a version with only
+# its client installed has no initdb, and is passed over).
 server_bin() {
   local dir
-  dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-  if [ -n "$dir" ] && [ -x "$dir/initdb" ]; then
-    printf '%s\n' "$dir"
-    return 0
-  fi
-  dir=$(dirname "$(command -v initdb 2>/dev/null || echo /nonexistent/initdb)")
-  [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ] && printf '%s\n' "$dir"
+  for dir in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -rV) "$(dirname "$(command -v initdb 2>/dev/null || echo /nonexistent/initdb)")"; do
+    if [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ]; then
+      printf '%s\n' "$dir"
+      return 0
+    fi
+  done
+  return 1
 }
 
 install_server() {
   server_bin >/dev/null && return 0
-  local apt=(apt-get)
+  local root=()
   if [ "$(id -u)" -ne 0 ]; then
     sudo -n true 2>/dev/null || die "PostgreSQL's server is not installed, and installing it needs root: run \`sudo apt-get install postgresql\` once"
-    apt=(sudo -n apt-get)
+    root=(sudo -n)
   fi
   printf '[postgres] installing the Debian package postgresql\n' >&2
+  # The package would create a cluster of its own and start it on port 5432 wherever services
+  # may start: this project starts its servers itself, and leaves none running.
+  "${root[@]}" mkdir -p /etc/postgresql-common/createcluster.d
+  echo 'create_main_cluster = false' | "${root[@]}" tee /etc/postgresql-common/createcluster.d/compute-provider.conf >/dev/null
   # The package index may be stale on a new machine: refreshed once if the first try fails.
-  DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y --no-install-recommends postgresql >&2 ||
-    { DEBIAN_FRONTEND=noninteractive "${apt[@]}" update >&2 &&
-      DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y --no-install-recommends postgresql >&2; }
+  local install=("${root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get)
+  "${install[@]}" install -y --no-install-recommends postgresql >&2 ||
+    { "${install[@]}" update >&2 && "${install[@]}" install -y --no-install-recommends postgresql >&2; }
   server_bin >/dev/null || die "the postgresql package installed no server programs under /usr/lib/postgresql"
 }
 
@@ -128,8 +133,18 @@ stop() {
 remove() {
   local dir=${1:?usage: scripts/postgres.sh remove <dir>}
   env_of "$dir" || return 0
-  if [ -f "$COMPUTE_POSTGRES_DATA/cluster/postmaster.pid" ]; then
-    as_server "$(server_bin)/pg_ctl" -D "$COMPUTE_POSTGRES_DATA/cluster" -m immediate -w -t 60 stop >/dev/null 2>&1 || true
+  local pidfile="$COMPUTE_POSTGRES_DATA/cluster/postmaster.pid" pid tries=0
+  if [ -f "$pidfile" ] && ! as_server "$(server_bin)/pg_ctl" -D "$COMPUTE_POSTGRES_DATA/cluster" -m immediate -w -t 30 stop >/dev/null 2>&1; then
+    # pg_ctl could not stop it: the postmaster by its pid, so that no server outlives its data.
+    pid=$(head -n 1 "$pidfile" 2>/dev/null || true)
+    if [ -n "$pid" ]; then
+      kill -KILL "$pid" 2>/dev/null || true
+      while kill -0 "$pid" 2>/dev/null; do
+        [ "$tries" -lt 100 ] || die "the server (pid $pid) does not stop: its data is kept in $COMPUTE_POSTGRES_DATA"
+        sleep 0.1
+        tries=$((tries + 1))
+      done
+    fi
   fi
   case "$COMPUTE_POSTGRES_DATA" in
     */compute-postgres-*) as_server rm -rf "$COMPUTE_POSTGRES_DATA" ;;
