@@ -52,11 +52,13 @@ PULUMI_CONFIG="$config" node "$GITOPS_REPO/dist/policy/report-command.js" \
   --policy-config "$GITOPS_POLICY_CONFIG" --preview-exit-code "$status"
 [ "$status" -eq 0 ] && [ -n "$review" ] || exit "$status"
 
-if ! gitops_stack_exists "$review"; then
-  pulumi stack init "$review" --copy-config-from "$stack" --non-interactive >&2
-else
-  pulumi config cp --stack "$stack" --dest "$review" >&2
-fi
+exists=0
+gitops_stack_exists "$review" || exists=$?
+case "$exists" in
+  0) pulumi config cp --stack "$stack" --dest "$review" >&2 ;;
+  1) pulumi stack init "$review" --copy-config-from "$stack" --non-interactive >&2 ;;
+  *) exit "$exists" ;;
+esac
 pulumi config set --stack "$review" review true >&2
 gitops_up "$review" >&2
 printf '\n#### Review stack `%s`\n\nThe change runs for real in `%s` until this pull request closes:\n\n```json\n%s\n```\n' \

@@ -30,20 +30,29 @@ case "${1:-}" in
 esac
 
 source scripts/lib/engine-env.sh
+source examples/gitops/lib.sh
 compute_setup
 work="$PWD/.demo/gitops"
+# A server an earlier run left (killed before its clean-up) first, then its folder.
+bash scripts/postgres.sh remove "$work/postgres"
 rm -rf "$work"
 mkdir -p "$work/state" "$work/home"
 
 stack=gitops-local
 cleanup() {
-  (cd examples/gitops && for s in pr-1 "$stack"; do
-    pulumi destroy --stack "$s" --yes --non-interactive >/dev/null 2>&1 && pulumi stack rm "$s" --yes --force >/dev/null 2>&1
-  done) || true
-  rm -f examples/gitops/Pulumi.$stack.yaml examples/gitops/Pulumi.pr-1.yaml
+  local s exists
+  for s in pr-1 "$stack"; do
+    exists=0
+    (cd examples/gitops && gitops_stack_exists "$s") || exists=$?
+    [ "$exists" -ne 1 ] || continue
+    if ! (cd examples/gitops && pulumi destroy --stack "$s" --yes --non-interactive >/dev/null &&
+      pulumi stack rm "$s" --yes --non-interactive >/dev/null); then
+      echo "warning: stack $s was not destroyed (its resources are in the emulator, which stops now)" >&2
+    fi
+  done
+  rm -f "examples/gitops/Pulumi.$stack.yaml" examples/gitops/Pulumi.pr-1.yaml
   compute_emulator_stop
-  [ "$backend" = postgres ] && bash scripts/postgres.sh remove "$work/postgres"
-  return 0
+  if [ "$backend" = postgres ]; then bash scripts/postgres.sh remove "$work/postgres"; fi
 }
 trap cleanup EXIT
 compute_emulator_start "$work" --port 0 --profile fast
