@@ -1,4 +1,4 @@
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { parseOwnerMark, POD_OWNER_ENV, SANDBOX_OWNER_LABEL } from "../../sdk";
 import { eventually } from "../helpers/eventually";
@@ -29,17 +29,21 @@ describe("the GitOps flow on a shared PostgreSQL state backend", () => {
     e2e = await createE2EStack(name, { program: GITOPS, store: pg });
   });
   afterEach(async () => {
-    // A case that failed half-way may have left a merge running, or the database stopped.
+    // A case that failed half-way may have left the clock frozen, a merge running, or the database stopped.
+    await e2e.control.unfreezeClock();
     await Promise.allSettled(running.splice(0));
     await pg.start().catch(() => undefined); // fails when it runs already
     await e2e.cancel().catch(() => undefined);
     await e2e.cleanSlate();
   });
   afterAll(async () => {
-    await e2e?.dispose();
-    await pg?.remove();
-    // A review stack a failed case did not remove leaves its settings file in the example's folder.
-    for (const file of readdirSync(GITOPS).filter((f) => /^Pulumi\.pr-\d+\.yaml$/.test(f))) rmSync(path.join(GITOPS, file));
+    try {
+      await e2e?.dispose();
+    } finally {
+      await pg?.remove();
+      // A review stack a failed case did not remove leaves its settings file in the example's folder.
+      for (const file of readdirSync(GITOPS).filter((f) => /^Pulumi\.pr-\d+\.yaml$/.test(f))) rmSync(path.join(GITOPS, file));
+    }
   });
 
   /** Every merge a case started, so that none outlives it. */
@@ -50,6 +54,18 @@ describe("the GitOps flow on a shared PostgreSQL state backend", () => {
     return job;
   };
   const createCount = async (apiPath: string) => (await e2e.control.requests()).filter((r) => r.method === "POST" && r.path === apiPath && r.status === 201).length;
+  /** Until the merge's two pod creates and one sandbox create are answered, and the provider has polled both since. */
+  const untilCreatesAnswered = () =>
+    eventually(
+      "the merge's creates answered and its waits begun",
+      async () => {
+        const requests = await e2e.control.requests();
+        const lastPost = requests.map((r) => r.method).lastIndexOf("POST");
+        const polled = requests.slice(lastPost + 1).filter((r) => r.method === "GET");
+        return (await createCount("/v2/pods")) === 2 && (await createCount("/v2/sandboxes")) === 1 && polled.some((r) => r.path.startsWith("/v2/pods")) && polled.some((r) => r.path.startsWith("/v2/sandboxes"));
+      },
+      { timeoutMs: 120_000, intervalMs: 200 },
+    );
 
   /** How many live pods and sandboxes carry each owner mark's `project/stack/name`. */
   async function ownedCounts(): Promise<Record<string, number>> {
@@ -76,12 +92,13 @@ describe("the GitOps flow on a shared PostgreSQL state backend", () => {
 
   it("two merges: the second job, started while the first holds the lock, stops at once without touching the service; a retry afterwards changes nothing", async () => {
     await e2e.stack.setAllConfig({ trainers: { value: "1" } });
-    await e2e.control.setTimings({ podProvisioningMs: 8000, podStartingMs: 2000, sandboxCreatingMs: 8000 });
+    // With the emulator's clock standing still, the first job's pods and sandbox stay in their
+    // first state: it waits, holding the lock, and every mutation the log gains once its creates
+    // are answered is the second's.
+    await e2e.control.freezeClock();
     const first = merge();
-    await eventually("the first merge's three creates answered", async () => (await createCount("/v2/pods")) === 2 && (await createCount("/v2/sandboxes")) === 1, { timeoutMs: 120_000, intervalMs: 200 });
+    await untilCreatesAnswered();
     expect(await pg.locks(name)).toHaveLength(1);
-
-    // The first job is in its waits: every mutation the log gains from here on is the second's.
     const before = (await mutations(e2e)).length;
     const startedAt = Date.now();
     const second = await merge();
@@ -93,6 +110,7 @@ describe("the GitOps flow on a shared PostgreSQL state backend", () => {
     expect(await pg.locks(name)).toHaveLength(1); // the first's, untouched
     expect(secondSeconds).toBeLessThan(60); // a bound for a hung job, not a measurement
 
+    await e2e.control.unfreezeClock();
     expect((await first).code).toBe(0);
     expect(await pg.locks(name)).toEqual([]);
     expect(await ownedCounts()).toEqual(oneEach(name, ["web", "trainer-0", "scratch"]));
@@ -109,8 +127,16 @@ describe("the GitOps flow on a shared PostgreSQL state backend", () => {
 
   it("two merges started in the same instant never both run, and what ran is all in the state", async () => {
     await e2e.stack.setAllConfig({ trainers: { value: "1" } });
-    await e2e.control.setTimings({ podProvisioningMs: 4000, sandboxCreatingMs: 4000 });
-    const results = await Promise.all([merge(), merge()]);
+    // With the emulator's clock standing still, a job that got the lock waits for its pods until
+    // the clock moves: it cannot finish, and free the lock, before the other job has tried it.
+    await e2e.control.freezeClock();
+    const jobs = [merge(), merge()];
+    let timer: NodeJS.Timeout | undefined;
+    const firstEnded = await Promise.race([...jobs.map((job) => job.then(() => "a job ended")), new Promise((resolve) => (timer = setTimeout(resolve, 300_000, "neither job ended in 5 minutes")))]);
+    clearTimeout(timer);
+    expect(firstEnded).toBe("a job ended"); // the one refused, at once
+    await e2e.control.unfreezeClock();
+    const results = await Promise.all(jobs);
     const ran = results.filter((result) => result.code === 0);
     // The lock is check, write, check again (pkg/backend/diy/lock.go): in an exact tie both jobs
     // see each other's lock and both stop; never do both run.
@@ -153,9 +179,17 @@ describe("the GitOps flow on a shared PostgreSQL state backend", () => {
     expect(await ownedCounts()).toEqual({ ...main, ...pr(1), ...pr(2) });
     expect((await pg.latest("pr-1")).resources?.filter((r) => r.id).length).toBe((await pg.latest("pr-2")).resources?.filter((r) => r.id).length);
 
-    // A second push to pull request 1 updates its review stack in place.
+    // A second push to pull request 1, on a fresh runner (no Pulumi.pr-1.yaml: review stacks'
+    // settings are never committed), updates its review stack in place, with the stack's secrets
+    // salt, part of every owner mark, taken back from the state rather than made anew.
+    const settings = path.join(GITOPS, "Pulumi.pr-1.yaml");
+    const salt = (file: string) => /^encryptionsalt: (.+)$/m.exec(readFileSync(file, "utf8"))?.[1];
+    const saltBefore = salt(settings);
+    expect(saltBefore).toBeDefined();
+    rmSync(settings);
     await e2e.control.clearRequests();
     expect((await runGitopsScript(e2e, "pull-request.sh", name, ["--review", "1"])).code).toBe(0);
+    expect(salt(settings)).toBe(saltBefore);
     expect((await mutations(e2e)).filter((m) => m.startsWith("POST /v2/pods") || m.startsWith("POST /v2/sandboxes"))).toEqual([]);
 
     const closed = await runGitopsScript(e2e, "pr-closed.sh", "1");
@@ -169,15 +203,13 @@ describe("the GitOps flow on a shared PostgreSQL state backend", () => {
 
   it("the database dies in the middle of a merge: the up fails; once it is back, cancel and up adopt what was created, with nothing created twice", async () => {
     await e2e.stack.setAllConfig({ trainers: { value: "1" } });
-    await e2e.control.setTimings({ podProvisioningMs: 8000, podStartingMs: 2000, sandboxCreatingMs: 8000 });
+    // The clock stands still until every create is answered and its wait is on: the database
+    // dies, and only then do the waits end, each with a state write to a dead database.
+    await e2e.control.freezeClock();
     const failing = merge();
-    await eventually("the merge's creates answered and its waits begun", async () => {
-      const requests = await e2e.control.requests();
-      const lastPost = requests.map((r) => r.method).lastIndexOf("POST");
-      const polled = requests.slice(lastPost + 1).filter((r) => r.method === "GET");
-      return (await createCount("/v2/pods")) === 2 && (await createCount("/v2/sandboxes")) === 1 && polled.some((r) => r.path.startsWith("/v2/pods")) && polled.some((r) => r.path.startsWith("/v2/sandboxes"));
-    }, { timeoutMs: 120_000, intervalMs: 200 });
+    await untilCreatesAnswered();
     await pg.stop("immediate");
+    await e2e.control.unfreezeClock();
 
     const failed = await failing;
     expect(failed.code).not.toBe(0);
@@ -194,7 +226,9 @@ describe("the GitOps flow on a shared PostgreSQL state backend", () => {
     const again = await merge();
     expect(again.code).toBe(0);
     // merge.sh clears the pending creates this up made again (examples/gitops/pending-creates.js).
-    expect(again.stderr).toContain(`settled the pending create of urn:pulumi:${name}::${PROJECT}::pulumi-nodejs:dynamic/compute:Pod::web`);
+    for (const [type, resource] of [["Pod", "web"], ["Pod", "trainer-0"], ["Sandbox", "scratch"]]) {
+      expect(again.stderr).toContain(`settled the pending create of urn:pulumi:${name}::${PROJECT}::pulumi-nodejs:dynamic/compute:${type}::${resource}`);
+    }
     expect(await createCount("/v2/pods")).toBe(2); // adopted, not created twice
     expect(await createCount("/v2/sandboxes")).toBe(1);
     expect(await ownedCounts()).toEqual(oneEach(name, ["web", "trainer-0", "scratch"]));
