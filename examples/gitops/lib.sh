@@ -17,20 +17,11 @@ export PULUMI_FALLBACK_TO_STATE_SECRETS_MANAGER=true
 # (policy/PulumiPolicy.yaml says why) into the plugin cache of the PULUMI_HOME in force, where
 # the engine finds it without a "using … from $PATH" warning: the repository's own install step
 # (scripts/lib/engine-env.sh, compute_plugin_install, which installs the native plugin too),
-# with the `pulumi` on PATH. Skipped when both plugins there are this clone's already: a
-# reinstall replaces the plugin's folder, which another job sharing the Pulumi home may be
-# reading at that moment.
+# with the `pulumi` on PATH, and only what changed: CI jobs may share a Pulumi home.
 gitops_policy_launcher() {
-  local engine_root home version
-  home=${PULUMI_HOME:-$HOME/.pulumi}
-  version=$(node -p "require('$GITOPS_REPO/package.json').version")
-  if cmp -s "$GITOPS_REPO/policy/bin/pulumi-analyzer-policy-nodejs-launcher" \
-      "$home/plugins/analyzer-policy-nodejs-launcher-v$version/pulumi-analyzer-policy-nodejs-launcher" &&
-    cmp -s "$GITOPS_REPO/dist/bin/pulumi-resource-compute" "$home/plugins/resource-compute-v$version/pulumi-resource-compute"; then
-    return 0
-  fi
+  local engine_root
   engine_root=$(dirname "$(dirname "$(command -v pulumi)")")
-  (cd "$GITOPS_REPO" && source scripts/lib/engine-env.sh && compute_plugin_install "$engine_root")
+  (cd "$GITOPS_REPO" && source scripts/lib/engine-env.sh && compute_plugin_install "$engine_root" --if-changed)
 }
 
 # gitops_stack_config <stack>: the stack's configuration as one JSON object of key → value,
@@ -55,30 +46,28 @@ gitops_up() {
 # gitops_settle_pending_creates <stack> <up start>: if an interrupted run had left pending
 # creates that the up started then made again, clears them from the state
 # (pending-creates.js says when, and why), so that later runs do not warn about resources the
-# stack holds. Nothing to do, and no request, when nothing is pending.
-gitops_settle_pending_creates() {
-  local stack=$1 started=$2 work status=0
+# stack holds. Nothing to do, and no request, when nothing is pending. A subshell, so that its
+# folder (the state, secrets as ciphertext) goes whatever fails.
+gitops_settle_pending_creates() (
+  local stack=$1 started=$2 status=0 pending work
   work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
   pulumi stack export --stack "$stack" --file "$work/state.json"
-  if node -e '
-    const { deployment } = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-    process.exit((deployment.pending_operations ?? []).length > 0 ? 0 : 1);' "$work/state.json"; then
-    gitops_compute "$stack" ps --stack "$(gitops_project)/$stack" --json >"$work/live.json"
-    node "$GITOPS_DIR/pending-creates.js" "$started" "$work/live.json" <"$work/state.json" >"$work/settled.json" || status=$?
-    if [ "$status" -eq 0 ]; then
-      # Export and import are two steps (the import alone takes the lock): written back only if
-      # no other run changed the state in between.
-      pulumi stack export --stack "$stack" --file "$work/again.json"
-      if cmp -s "$work/state.json" "$work/again.json"; then
-        pulumi stack import --stack "$stack" --file "$work/settled.json"
-      else
-        echo "warning: the state of $stack changed while its pending creates were being settled: left as they are" >&2
-      fi
-    fi
+  pending=$(node "$GITOPS_DIR/pending-creates.js" --list <"$work/state.json")
+  [ -n "$pending" ] || exit 0
+  gitops_compute "$stack" ps --stack "$(gitops_project)/$stack" --json >"$work/live.json"
+  node "$GITOPS_DIR/pending-creates.js" "$started" "$work/live.json" <"$work/state.json" >"$work/settled.json" || status=$?
+  [ "$status" -eq 0 ] || [ "$status" -eq 3 ] || exit "$status"
+  [ "$status" -eq 0 ] || exit 0
+  # Export and import are two steps (the import alone takes the lock): written back only if no
+  # other run changed the state in between.
+  pulumi stack export --stack "$stack" --file "$work/again.json"
+  if cmp -s "$work/state.json" "$work/again.json"; then
+    pulumi stack import --stack "$stack" --file "$work/settled.json"
+  else
+    echo "warning: the state of $stack changed while its pending creates were being settled: left as they are" >&2
   fi
-  rm -rf "$work"
-  [ "$status" -eq 0 ] || [ "$status" -eq 3 ]
-}
+)
 
 # gitops_project: the project's name, from Pulumi.yaml.
 gitops_project() {
@@ -118,9 +107,5 @@ gitops_stack_exists() {
 
 # gitops_pending_creates <stack>: the URNs of the stack's pending creates, one per line.
 gitops_pending_creates() {
-  local exported
-  exported=$(pulumi stack export --stack "$1")
-  node -e '
-    const { deployment } = JSON.parse(process.argv[1]);
-    for (const op of deployment.pending_operations ?? []) if (op.type === "creating") console.log(op.resource.urn);' "$exported"
+  pulumi stack export --stack "$1" | node "$GITOPS_DIR/pending-creates.js" --list
 }

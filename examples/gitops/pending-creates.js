@@ -3,6 +3,7 @@
 // made their resources again and the service holds nothing of the stack that the state does not:
 //
 //   node pending-creates.js <up start, ISO 8601> <live.json> < exported.json > settled.json
+//   node pending-creates.js --list < exported.json     # the URNs of its pending creates
 //
 // (`exported.json`: `pulumi stack export`; `live.json`: `compute ps --stack <project>/<stack>
 // --json`, what the service holds under the stack's owner marks.)
@@ -31,6 +32,9 @@ const NOTHING_TO_SETTLE = 3;
 /** Type tokens of this provider's resources: the TypeScript classes' and the native plugin's. */
 const OURS = /^(pulumi-nodejs:dynamic\/compute:|compute:index:)/;
 
+/** The state's pending creates. */
+const pendingCreates = (deployment) => (deployment.pending_operations ?? []).filter((op) => op.type === "creating");
+
 /** Ids `compute ps --json` lists, of every kind. */
 function liveIds(live) {
   return Object.values(live)
@@ -53,13 +57,12 @@ function settle(exported, since, live) {
   const unknown = liveIds(live).filter((id) => !held.has(id));
   const madeAgain = new Set(resources.filter((resource) => resource.created && Date.parse(resource.created) >= start).map((resource) => resource.urn));
   const pending = deployment.pending_operations ?? [];
-  const settled =
-    unknown.length > 0 ? [] : pending.filter((op) => op.type === "creating" && OURS.test(op.resource?.type ?? "") && madeAgain.has(op.resource?.urn));
+  const settled = unknown.length > 0 ? [] : pendingCreates(deployment).filter((op) => OURS.test(op.resource?.type ?? "") && madeAgain.has(op.resource?.urn));
   const kept = pending.filter((op) => !settled.includes(op));
   return {
     exported: { ...exported, deployment: { ...deployment, pending_operations: kept } },
     settled: settled.map((op) => op.resource.urn),
-    kept: kept.filter((op) => op.type === "creating").map((op) => op.resource?.urn),
+    kept: pendingCreates({ pending_operations: kept }).map((op) => op.resource?.urn),
     unknown,
   };
 }
@@ -69,6 +72,10 @@ module.exports = { settle, NOTHING_TO_SETTLE };
 if (require.main === module) {
   const fs = require("node:fs");
   const [since, liveFile] = process.argv.slice(2);
+  if (since === "--list") {
+    for (const op of pendingCreates(JSON.parse(fs.readFileSync(0, "utf8")).deployment ?? {})) console.log(op.resource?.urn);
+    process.exit(0);
+  }
   if (!since || !liveFile) {
     process.stderr.write("usage: node pending-creates.js <up start, ISO 8601> <compute ps --json output> < exported.json\n");
     process.exit(2);

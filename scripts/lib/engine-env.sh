@@ -43,14 +43,18 @@ compute_plugin_version() {
   node -p 'require("./package.json").version'
 }
 
-# compute_plugin_install <engine root>: installs this clone's two plugins into the plugin cache
+# compute_plugin_install <engine root> [--if-changed]: installs this clone's two plugins into the plugin cache
 # of the PULUMI_HOME in force (~/.pulumi without one), where the engine (and the YAML host) find
 # them without a "from $PATH" warning (docs/native-plugin-engine-facts.md, §3): the native
 # plugin `pulumi-resource-compute`, and the analyzer that starts the cost policy pack
 # (policy/PulumiPolicy.yaml says why it needs one). `--reinstall` each time: it takes a moment
 # and refreshes both schema caches, which an unchanged launcher would keep.
+#
+# `--if-changed`: only a plugin whose installed file differs from this clone's, for jobs that
+# share a Pulumi home (the GitOps scripts): a reinstall replaces the plugin's folder, which
+# another job may be reading at that moment.
 compute_plugin_install() {
-  local output kind name file version
+  local output kind name file version installed
   version=$(compute_plugin_version)
   for plugin in "resource compute dist/bin/pulumi-resource-compute" \
     "analyzer policy-nodejs-launcher policy/bin/pulumi-analyzer-policy-nodejs-launcher"; do
@@ -58,6 +62,10 @@ compute_plugin_install() {
     if [ ! -x "$file" ]; then
       printf '%s is missing: run `bash scripts/setup.sh` (npm test and npm run demo do) first\n' "$PWD/$file" >&2
       return 1
+    fi
+    installed="${PULUMI_HOME:-$HOME/.pulumi}/plugins/$kind-$name-v$version/$(basename "$file")"
+    if [ "${2:-}" = --if-changed ] && cmp -s "$file" "$installed"; then
+      continue
     fi
     if ! output=$(PULUMI_SKIP_UPDATE_CHECK=true "$1/bin/pulumi" plugin install "$kind" "$name" \
       "$version" --file "$file" --reinstall 2>&1); then

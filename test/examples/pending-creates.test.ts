@@ -74,6 +74,12 @@ describe("settling pending creates after the up that made them again", () => {
     expect(JSON.parse(settled.stdout)).toEqual(exported([resource("web", "2026-11-26T08:00:01Z")], []));
   });
 
+  it("--list: the URNs of the state's pending creates, and of nothing else", () => {
+    const state = exported([resource("web")], [pending("web"), pending("old", "updating"), pending("gone")]);
+    const listed = execFileSync("node", [SCRIPT, "--list"], { input: JSON.stringify(state), encoding: "utf8" });
+    expect(listed).toBe(`${URN("web")}\n${URN("gone")}\n`);
+  });
+
   it("refuses a start time it cannot read rather than settle everything", () => {
     expect(() => settle(exported([], [pending("web")]), "yesterday", live())).toThrow('not a time: "yesterday"');
   });
