@@ -9,13 +9,13 @@
 #    program runs on the pulumi package of its virtualenv). That host reads `runtime.options`
 #    only as flags, which the 3.248 engine no longer passes, so what sits next to `pulumi` under
 #    the host's name (a bundled name there: found without a "from $PATH" warning) is our
-#    launcher, scripts/python-host/main.go: it reads the project's Pulumi.yaml and starts the
+#    launcher, scripts/language-host/main.go: it reads the project's Pulumi.yaml and starts the
 #    host (in the engine root's python-host/) with them. So `virtualenv: <folder>` (relative to
 #    the project's folder, or absolute) runs the program in that virtualenv with nothing
 #    activated; `toolchain: pip` is the host's own way; poetry, uv and `typechecker` fail at
 #    start in one line naming the option. Without `virtualenv`, the `python` first on PATH runs.
 # 2. The SDK `pulumi_compute`, generated from schema.json into dist/python by Pulumi's own
-#    generator (scripts/python-sdk, built once into the engine cache). Generated, not committed:
+#    generator (scripts/sdk-gen, built once into the engine cache). Generated, not committed:
 #    schema.json is the one source, and test/provider/schema.test.ts keeps that current.
 # 3. A virtualenv, .venv, with pulumi==<the engine's release> and that SDK installed, from a
 #    wheelhouse in the engine cache (per release and Python): pulumi with its dependencies, the
@@ -29,15 +29,13 @@ cd "$(dirname "$0")/.."
 
 log() { printf '[setup-python] %s\n' "$*" >&2; }
 
+source scripts/lib/engine-env.sh
 if [ -z "${COMPUTE_PULUMI_ROOT:-}" ]; then
-  source scripts/lib/engine-env.sh
   compute_setup
 fi
 PULUMI_VERSION="${PULUMI_VERSION:-3.248.0}"
 CACHE_ROOT="${COMPUTE_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/compute-provider}"
 VENV="$PWD/.venv"
-# Added to the machine's own flags (go env GOFLAGS), not replacing them.
-export GOFLAGS="$(go env GOFLAGS) -mod=mod" GOSUMDB="${GOSUMDB:-off}"
 
 python=$(command -v python3 || true)
 if [ -z "$python" ] || ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
@@ -48,21 +46,9 @@ fi
 # 1. The language host, built with the engine (and, like it, kept in the cache).
 bash scripts/install-pulumi-engine.sh --python >/dev/null
 
-# 2. The generator (keyed by its sources) and the SDK (keyed by the schema and the generator).
-gen_key=$(cat scripts/python-sdk/main.go scripts/python-sdk/go.mod | sha256sum | cut -c1-16)
-generator="$CACHE_ROOT/python-sdk-gen-$gen_key"
-if [ ! -x "$generator" ]; then
-  log "building the Python SDK generator (Pulumi's pkg/v3/codegen/python v$PULUMI_VERSION)"
-  # -buildvcs=false: built inside the clone, whose git metadata the build must not need.
-  (cd scripts/python-sdk && go build -buildvcs=false -trimpath -o "$generator.tmp" .)
-  mv "$generator.tmp" "$generator"
-fi
-sdk_key="$gen_key $(sha256sum schema.json | cut -c1-16)"
-if [ "$(cat dist/python/.stamp 2>/dev/null)" != "$sdk_key" ]; then
-  log "generating the Python SDK pulumi_compute into dist/python"
-  "$generator" schema.json dist/python
-  printf '%s\n' "$sdk_key" >dist/python/.stamp
-fi
+# 2. The SDK (scripts/lib/engine-env.sh, compute_sdk_generate).
+compute_sdk_generate python
+sdk_key=$COMPUTE_SDK_STAMP
 
 # 3. The virtualenv, from the wheelhouse: `pip download` fills it first (with the index: what it
 #    already holds is not fetched again), then pip installs with --no-index.

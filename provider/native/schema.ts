@@ -175,6 +175,10 @@ export function packageSchema(version: string): object {
       // respectSchemaVersion: the generated SDK carries the package's version, so its resources
       // ask the engine for that version of the plugin (without it, 0.0.0, which nothing installs).
       python: { packageName: "pulumi_compute", respectSchemaVersion: true },
+      // The SDK is not published: its module (the folder above this path) is the generator's own
+      // default for a package without a repository, and a program's go.mod points it at a clone
+      // with a `replace` (docs/provider.md, "Go programs"). Publishing changes this one line.
+      go: { importBasePath: "example.com/pulumi-compute/sdk/go/compute", respectSchemaVersion: true },
     },
   };
 }

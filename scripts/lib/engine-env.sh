@@ -20,6 +20,40 @@ compute_setup_python() {
   export COMPUTE_PYTHON_VENV
 }
 
+# compute_setup_go: what Go programs need on top of compute_setup (the Go host, the generated SDK
+# in dist/go, the example compiled once; scripts/setup-go.sh).
+compute_setup_go() {
+  bash scripts/setup-go.sh >/dev/null
+}
+
+# compute_sdk_generate python|go: the SDK of that language, generated from schema.json into
+# dist/<language> by Pulumi's own generator of the engine's release (scripts/sdk-gen, built once
+# per source into the engine cache). Generated, not committed: schema.json is the one source, and
+# test/provider/schema.test.ts keeps that current. Skipped while schema and generator are
+# unchanged (dist/<language>/.stamp).
+compute_sdk_generate() {
+  local language=$1 cache key generator stamp
+  cache="${COMPUTE_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/compute-provider}"
+  key=$(cat scripts/sdk-gen/main.go scripts/sdk-gen/go.mod | sha256sum | cut -c1-16)
+  generator="$cache/sdk-gen-$key"
+  if [ ! -x "$generator" ]; then
+    printf '[setup-%s] building the SDK generator (Pulumi'"'"'s pkg/v3/codegen of the engine'"'"'s release)\n' "$language" >&2
+    # -buildvcs=false: built inside the clone, whose git metadata the build must not need; the
+    # checksum database is not reachable from every machine (scripts/install-pulumi-engine.sh).
+    # Written aside, then renamed: the Python and Go set-ups may build it at the same time.
+    (cd scripts/sdk-gen && GOFLAGS="$(go env GOFLAGS) -mod=mod" GOSUMDB="${GOSUMDB:-off}" \
+      go build -buildvcs=false -trimpath -o "$generator.$$.partial" .)
+    mv "$generator.$$.partial" "$generator"
+  fi
+  stamp="$key $(sha256sum schema.json | cut -c1-16)"
+  if [ "$(cat "dist/$language/.stamp" 2>/dev/null)" != "$stamp" ]; then
+    printf '[setup-%s] generating the %s SDK into dist/%s\n' "$language" "$language" "$language" >&2
+    "$generator" "$language" schema.json "dist/$language"
+    printf '%s\n' "$stamp" >"dist/$language/.stamp"
+  fi
+  COMPUTE_SDK_STAMP=$stamp
+}
+
 # compute_plugin_launcher: writes dist/bin/pulumi-resource-compute, the native plugin's
 # executable: it runs the built entry point with absolute paths (the engine starts plugins in
 # the project's folder) and `exec`, so the engine's signals reach node. Rewritten only when its

@@ -38,7 +38,7 @@ interface Schema {
   resources: Record<string, ResourceSpec>;
   functions: Record<string, { inputs?: ObjectType; outputs: ObjectType }>;
   types: Record<string, ObjectType | EnumType>;
-  language: { python: { packageName: string }; nodejs: { packageName: string } };
+  language: { python: { packageName: string }; nodejs: { packageName: string }; go: { importBasePath: string; respectSchemaVersion: boolean } };
 }
 const schema = JSON.parse(committedText) as Schema;
 
@@ -111,6 +111,9 @@ describe("schema.json", () => {
     expect(Object.keys(schema.config.variables).sort()).toEqual(["apiKey", "baseUrl", "skipCredentialsValidation", "teamId"]);
     expect(schema.language.python.packageName).toBe("pulumi_compute");
     expect(schema.language.nodejs.packageName).toBe("pulumi-compute");
+    // Users' go.mod files name the Go SDK's module (the folder above this path) in their
+    // `replace`; its resources ask for the package's version of the plugin.
+    expect(schema.language.go).toEqual({ importBasePath: "example.com/pulumi-compute/sdk/go/compute", respectSchemaVersion: true });
   });
 
   it("offers every data-source function of provider/functions.ts, and only those", () => {
