@@ -32,11 +32,14 @@
 #
 # With --python (scripts/setup-python.sh) it also builds the Python language host: the host of
 # sdk/v3 v3.68.0 (as for Node.js, the standalone module is refused) with its exec shim, in
-# python-host/ of the engine root, and next to `pulumi`, under the host's name, the launcher
-# scripts/python-host/main.go, which starts that host with the project's `runtime.options` as
-# flags, the way the host's own release of the engine passed them, and refuses the options that
-# host cannot honour (the file says why and how). Host and launcher are separate pieces, each
-# with its own stamp.
+# python-host/ of the engine root. With --go (scripts/setup-go.sh), the Go language host: its
+# standalone module is refused too, and sdk/v3 v3.66.0 is the last release that holds it
+# (go/pulumi-language-go); it drives 3.248 programs, which it builds with the `go` on PATH
+# against the program's own go.mod (sdk/v3 v3.248.0). Next to `pulumi`, under each host's name,
+# goes the launcher scripts/language-host/main.go, which starts that host with the project's
+# `runtime.options` as flags, the way the host's own release of the engine passed them, and
+# refuses the options that host cannot honour (the file says why and how). Hosts and launchers
+# are separate pieces, each with its own stamp.
 #
 # Prints the engine's root folder (the one holding bin/pulumi) on its last line of stdout.
 set -euo pipefail
@@ -50,9 +53,10 @@ ENGINE_ROOT="$CACHE_ROOT/pulumi-v$PULUMI_VERSION"
 YAML_HOST_VERSION="${YAML_HOST_VERSION:-1.13.0}"
 STAMP="cli v$PULUMI_VERSION; nodejs language host from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
 YAML_HOST_MAIN="$(cd "$(dirname "$0")" && pwd)/yaml-host/main.go"
-PYTHON_STAMP="python language host from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
-PYTHON_LAUNCHER_MAIN="$(cd "$(dirname "$0")" && pwd)/python-host/main.go"
-PYTHON_LAUNCHER_STAMP="python language host launcher, main $(sha256sum "$PYTHON_LAUNCHER_MAIN" | cut -c1-16); host from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
+# The last sdk/v3 release that holds the Go language host (go/pulumi-language-go).
+GO_HOST_SDK_VERSION="${GO_HOST_SDK_VERSION:-3.66.0}"
+LAUNCHER_MAIN="$(cd "$(dirname "$0")" && pwd)/language-host/main.go"
+LAUNCHER_HASH=$(sha256sum "$LAUNCHER_MAIN" | cut -c1-16)
 YAML_STAMP="yaml language host from pulumi-yaml v$YAML_HOST_VERSION; main $(sha256sum "$YAML_HOST_MAIN" | cut -c1-16)"
 WORK="$CACHE_ROOT/build-v$PULUMI_VERSION"
 VERSION_VAR="github.com/pulumi/pulumi/sdk/v3/go/common/version.Version"
@@ -164,42 +168,53 @@ build_yaml_host() {
     "github.com/pulumi/pulumi-yaml/pkg/version.Version=v$YAML_HOST_VERSION" .
 }
 
-# The Python host proper, in python-host/ of the engine root (not on PATH: the engine must find
-# the launcher under the host's name), its exec shim beside it, where the host looks for it.
-python_host_is_built() {
-  [ -x "$ENGINE_ROOT/python-host/pulumi-language-python" ] && [ -x "$ENGINE_ROOT/python-host/pulumi-language-python-exec" ] \
-    && [ "$(cat "$ENGINE_ROOT/python-host/.stamp" 2>/dev/null)" = "$PYTHON_STAMP" ]
+# The hosts of --python and --go, each in <runtime>-host/ of the engine root (not on PATH: the
+# engine must find the launcher under the host's name). The host's release and package, by
+# runtime: Python's as the Node.js host, the last with the Go host inside sdk/v3 for Go.
+old_host_release() { case $1 in python) echo "$LANGUAGE_HOST_SDK_VERSION" ;; go) echo "$GO_HOST_SDK_VERSION" ;; esac; }
+old_host_package() { case $1 in python) echo python/cmd/pulumi-language-python ;; go) echo go/pulumi-language-go ;; esac; }
+old_host_stamp() { echo "$1 language host from sdk/v3 v$(old_host_release "$1")"; }
+launcher_stamp() { echo "$1 language host launcher, main $LAUNCHER_HASH; host from sdk/v3 v$(old_host_release "$1")"; }
+
+old_host_is_built() {
+  local folder=$ENGINE_ROOT/$1-host
+  [ -x "$folder/pulumi-language-$1" ] && [ "$(cat "$folder/.stamp" 2>/dev/null)" = "$(old_host_stamp "$1")" ] \
+    && { [ "$1" != python ] || [ -x "$folder/pulumi-language-python-exec" ]; }
 }
 
-python_launcher_is_built() {
-  [ -x "$ENGINE_ROOT/bin/pulumi-language-python" ] \
-    && [ "$(cat "$ENGINE_ROOT/bin/.stamp-python" 2>/dev/null)" = "$PYTHON_LAUNCHER_STAMP" ]
+launcher_is_built() {
+  [ -x "$ENGINE_ROOT/bin/pulumi-language-$1" ] \
+    && [ "$(cat "$ENGINE_ROOT/bin/.stamp-$1" 2>/dev/null)" = "$(launcher_stamp "$1")" ]
 }
 
-# The Python host: only with --python (scripts/setup-python.sh), since only Python programs need
-# it. Like the Node.js host, from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION (the standalone module is
-# refused by the proxy); its exec shim, a Python script of the same module, goes beside it.
-build_python_host() {
+# build_old_host <runtime>: the host of sdk/v3 at its release (the standalone modules are
+# refused by the proxy); Python's exec shim, a Python script of the same module, goes beside it,
+# where the host looks for it.
+build_old_host() {
+  local runtime=$1 release module_dir
+  release=$(old_host_release "$runtime")
   require_go
-  log "building pulumi-language-python (sdk/v3 v$LANGUAGE_HOST_SDK_VERSION) from Go modules into $ENGINE_ROOT/python-host"
-  wrapper_module python-host pulumi-language-python "github.com/pulumi/pulumi/sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
-  local module_dir
-  module_dir=$(cd "$WORK/python-host" && go mod download -json "github.com/pulumi/pulumi/sdk/v3@v$LANGUAGE_HOST_SDK_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
-  mkdir -p "$ENGINE_ROOT/python-host"
-  install -m 0755 "$module_dir/python/cmd/pulumi-language-python-exec" "$ENGINE_ROOT/python-host/pulumi-language-python-exec"
-  build_piece python-host pulumi-language-python .stamp "$PYTHON_STAMP" "$WORK/python-host" \
-    "$VERSION_VAR=v$LANGUAGE_HOST_SDK_VERSION" github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python
+  log "building pulumi-language-$runtime (sdk/v3 v$release) from Go modules into $ENGINE_ROOT/$runtime-host"
+  wrapper_module "$runtime-host" "pulumi-language-$runtime" "github.com/pulumi/pulumi/sdk/v3 v$release"
+  mkdir -p "$ENGINE_ROOT/$runtime-host"
+  if [ "$runtime" = python ]; then
+    module_dir=$(cd "$WORK/python-host" && go mod download -json "github.com/pulumi/pulumi/sdk/v3@v$release" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+    install -m 0755 "$module_dir/python/cmd/pulumi-language-python-exec" "$ENGINE_ROOT/python-host/pulumi-language-python-exec"
+  fi
+  build_piece "$runtime-host" "pulumi-language-$runtime" .stamp "$(old_host_stamp "$runtime")" "$WORK/$runtime-host" \
+    "$VERSION_VAR=v$release" "github.com/pulumi/pulumi/sdk/v3/$(old_host_package "$runtime")"
 }
 
-# The launcher the engine starts as pulumi-language-python (scripts/python-host/main.go); it
-# reads Pulumi.yaml with gopkg.in/yaml.v3, the YAML library of the host's own sdk/v3 release.
-build_python_launcher() {
+# build_launcher <runtime>: the launcher the engine starts as pulumi-language-<runtime>
+# (scripts/language-host/main.go); it reads Pulumi.yaml with gopkg.in/yaml.v3, the YAML library
+# of the hosts' own sdk/v3 releases.
+build_launcher() {
   require_go
-  log "building the pulumi-language-python launcher (scripts/python-host/main.go) into $ENGINE_ROOT/bin"
-  wrapper_module python-launcher pulumi-language-python-launcher "gopkg.in/yaml.v3 v3.0.1"
-  cp "$PYTHON_LAUNCHER_MAIN" "$WORK/python-launcher/main.go"
-  build_piece bin pulumi-language-python .stamp-python "$PYTHON_LAUNCHER_STAMP" "$WORK/python-launcher" "" .
-  # Before the launcher, the host itself sat here with its shim; the shim now sits beside it.
+  log "building the pulumi-language-$1 launcher (scripts/language-host/main.go) into $ENGINE_ROOT/bin"
+  wrapper_module "$1-launcher" "pulumi-language-$1-launcher" "gopkg.in/yaml.v3 v3.0.1"
+  cp "$LAUNCHER_MAIN" "$WORK/$1-launcher/main.go"
+  build_piece bin "pulumi-language-$1" ".stamp-$1" "$(launcher_stamp "$1")" "$WORK/$1-launcher" "" .
+  # Before the launcher, the Python host itself sat here with its shim; the shim now sits beside it.
   rm -f "$ENGINE_ROOT/bin/pulumi-language-python-exec"
 }
 
@@ -213,16 +228,19 @@ if yaml_host_is_built; then
 else
   build_yaml_host
 fi
-if [ "${1:-}" = --python ]; then
-  if python_host_is_built; then
-    log "reusing pulumi-language-python from $ENGINE_ROOT/python-host"
+# --python and --go (scripts/setup-python.sh, scripts/setup-go.sh): only programs of that
+# language need its host.
+for runtime in python go; do
+  case " $* " in *" --$runtime "*) ;; *) continue ;; esac
+  if old_host_is_built "$runtime"; then
+    log "reusing pulumi-language-$runtime from $ENGINE_ROOT/$runtime-host"
   else
-    build_python_host
+    build_old_host "$runtime"
   fi
-  if python_launcher_is_built; then
-    log "reusing the pulumi-language-python launcher from $ENGINE_ROOT/bin"
+  if launcher_is_built "$runtime"; then
+    log "reusing the pulumi-language-$runtime launcher from $ENGINE_ROOT/bin"
   else
-    build_python_launcher
+    build_launcher "$runtime"
   fi
-fi
+done
 echo "$ENGINE_ROOT"
