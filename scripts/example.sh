@@ -30,6 +30,9 @@ if [ "$runtime" = python ]; then
   # A Python program runs on the virtualenv's python, first on PATH as when it is activated.
   compute_setup_python
   export PATH="$COMPUTE_PYTHON_VENV/bin:$PATH"
+elif [ "$runtime" = go ]; then
+  # The Go host and the SDK in dist/go, which the example's go.mod points at.
+  compute_setup_go
 fi
 
 cd "examples/$name"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The README's test command (`npm test`): set-up from a fresh clone, then every suite (unit,
 # emulator HTTP, provider, CLI, and the end-to-end suites that drive the real Pulumi engine with
-# TypeScript, YAML and Python programs, one of them on a PostgreSQL state backend).
+# TypeScript, YAML, Python and Go programs, one of them on a PostgreSQL state backend).
 #
 # The steps before jest are independent once the dependencies are installed, so they run side
-# by side (a 2-core machine has a core idle while one of them runs): the Python set-up (it needs
-# only the engine root and the committed schema.json), the type check of the suites, and the
+# by side (a 2-core machine has a core idle while one of them runs): the Python and Go set-ups
+# (they need only the engine root and the committed schema.json), the type check of the suites, and the
 # rest of the set-up (build, engine, plugins). Each one's output is shown as it ends; the first
 # that fails fails the command, as when they ran one after the other.
 set -euo pipefail
@@ -14,17 +14,22 @@ source scripts/lib/engine-env.sh
 work=.test-home
 mkdir -p "$work"
 
-# The engine root (from the cache; built here the first time), for the Python set-up to start now.
+# The engine root (from the cache; built here the first time), for the Python and Go set-ups to
+# start now.
 COMPUTE_PULUMI_ROOT=$(bash scripts/install-pulumi-engine.sh | tail -n 1)
 export COMPUTE_PULUMI_ROOT
 
 pids=()
 trap 'for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 
-# The Python suites and example need the Python host, the generated SDK and a virtualenv.
+# The Python suites and example need the Python host, the generated SDK and a virtualenv; the Go
+# ones the Go host, the generated SDK and a first build of the Pulumi Go SDK (its build cache).
 bash scripts/setup-python.sh >"$work/setup-python.out" 2>"$work/setup-python.log" &
 pids+=($!)
 python_pid=$!
+bash scripts/setup-go.sh >/dev/null 2>"$work/setup-go.log" &
+pids+=($!)
+go_pid=$!
 
 bash scripts/setup.sh --deps-only
 # The team-backend suite starts its own PostgreSQL server: the package, when missing (once).
@@ -48,6 +53,10 @@ cat "$work/setup-python.log" >&2
 [ "$status" -eq 0 ] || exit "$status"
 COMPUTE_PYTHON_VENV=$(tail -n 1 "$work/setup-python.out")
 export COMPUTE_PYTHON_VENV
+
+wait "$go_pid" || status=$?
+cat "$work/setup-go.log" >&2
+[ "$status" -eq 0 ] || exit "$status"
 trap - EXIT
 
 # jest's own exit code is the verdict; extra arguments select suites (npm test -- test/sdk).

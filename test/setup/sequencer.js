@@ -28,6 +28,7 @@ const ESTIMATE_SECONDS = {
   "test/e2e/bad-input.test.ts": 60,
   "test/e2e/cost-gitops.test.ts": 58,
   "test/e2e/python.test.ts": 52,
+  "test/e2e/go.test.ts": 50,
   "test/e2e/readme.test.ts": 32,
   "test/e2e/drift.test.ts": 47,
   "test/e2e/cost.test.ts": 47,
