@@ -104,12 +104,12 @@ interface FirstStepsRun {
 /**
  * The README's steps for `language`, run word for word in an empty folder with a fresh Pulumi
  * home, against an emulator of their own (127.0.0.1, a free port). The clone's step must be the
- * set-up `npm test` has already run before any suite (`npm run setup`, `npm run setup:python`):
+ * set-up `npm test` has already run before any suite (`npm run setup`, `setup:python`, `setup:go`):
  * running it again here would rebuild dist/ under the suites that run beside this one. What it
  * leaves in the user's Pulumi home, the two plugins, is installed into the fresh one by the very
  * function it runs (compute_plugin_install).
  */
-function describeFirstSteps(language: "yaml" | "python", files: string[], clone: string, check: (run: FirstStepsRun) => Promise<void>): void {
+function describeFirstSteps(language: "yaml" | "python" | "go", files: string[], clone: string, check: (run: FirstStepsRun) => Promise<void>): void {
   describe(`the README's ${language} first steps, word for word, in an empty folder`, () => {
     const run = {} as FirstStepsRun;
     let scratch: string | undefined;
@@ -204,6 +204,17 @@ describeFirstSteps("python", ["Pulumi.yaml", "__main__.py"], "npm run setup:pyth
   for (const python of ["python3", "python"]) {
     expect(spawnSync(python, ["-c", "import pulumi"], { env: run.env, cwd: run.dir }).status).not.toBe(0);
   }
+  await expectVolumeTemplateAndPod(run);
+  const { sandboxes } = await live(run.emulator);
+  expect(sandboxes).toHaveLength(1);
+});
+
+describeFirstSteps("go", ["Pulumi.yaml", "main.go"], "npm run setup:go", async (run) => {
+  // The project's go.mod, as the steps made it: the compute SDK from this clone, the Pulumi Go
+  // SDK at the engine's release.
+  const goMod = readFileSync(path.join(run.dir, "go.mod"), "utf8");
+  expect(goMod).toContain(`example.com/pulumi-compute/sdk/go => ${path.join(REPO_ROOT, "dist", "go")}`);
+  expect(goMod).toMatch(/github\.com\/pulumi\/pulumi\/sdk\/v3 v3\.248\.0/);
   await expectVolumeTemplateAndPod(run);
   const { sandboxes } = await live(run.emulator);
   expect(sandboxes).toHaveLength(1);
