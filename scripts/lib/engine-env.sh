@@ -36,15 +36,20 @@ compute_sdk_generate() {
   cache="${COMPUTE_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/compute-provider}"
   key=$(cat scripts/sdk-gen/main.go scripts/sdk-gen/go.mod | sha256sum | cut -c1-16)
   generator="$cache/sdk-gen-$key"
-  if [ ! -x "$generator" ]; then
-    printf '[setup-%s] building the SDK generator (Pulumi'"'"'s pkg/v3/codegen of the engine'"'"'s release)\n' "$language" >&2
-    # -buildvcs=false: built inside the clone, whose git metadata the build must not need; the
-    # checksum database is not reachable from every machine (scripts/install-pulumi-engine.sh).
-    # Written aside, then renamed: the Python and Go set-ups may build it at the same time.
-    (cd scripts/sdk-gen && GOFLAGS="$(go env GOFLAGS) -mod=mod" GOSUMDB="${GOSUMDB:-off}" \
-      go build -buildvcs=false -trimpath -o "$generator.$$.partial" .)
-    mv "$generator.$$.partial" "$generator"
-  fi
+  # The Python and Go set-ups run at the same time (scripts/test.sh): the lock makes the second
+  # wait for the first one's build (a minute of both cores, the first time) and reuse it.
+  mkdir -p "$cache"
+  (
+    flock 9
+    if [ ! -x "$generator" ]; then
+      printf '[setup-%s] building the SDK generator (Pulumi'"'"'s pkg/v3/codegen of the engine'"'"'s release)\n' "$language" >&2
+      # -buildvcs=false: built inside the clone, whose git metadata the build must not need; the
+      # checksum database is not reachable from every machine (scripts/install-pulumi-engine.sh).
+      (cd scripts/sdk-gen && GOFLAGS="$(go env GOFLAGS) -mod=mod" GOSUMDB="${GOSUMDB:-off}" \
+        go build -buildvcs=false -trimpath -o "$generator.partial" .)
+      mv "$generator.partial" "$generator"
+    fi
+  ) 9>"$cache/.sdk-gen.lock"
   stamp="$key $(sha256sum schema.json | cut -c1-16)"
   if [ "$(cat "dist/$language/.stamp" 2>/dev/null)" != "$stamp" ]; then
     printf '[setup-%s] generating the %s SDK into dist/%s\n' "$language" "$language" "$language" >&2
