@@ -65,7 +65,7 @@ log() { printf '[engine] %s\n' "$*" >&2; }
 
 require_go() {
   if ! command -v go >/dev/null 2>&1; then
-    log "error: Go is not on PATH. The Pulumi engine is built from Go modules; install Go >= 1.25 and retry."
+    log "error: Go is not on PATH. The Pulumi engine is built from Go modules; install Go >= 1.25.11 and retry."
     exit 1
   fi
   # Added to, not replaced: a machine may need its own (-buildvcs=false where git cannot read the tree).
@@ -213,7 +213,8 @@ build_launcher() {
   log "building the pulumi-language-$1 launcher (scripts/language-host/main.go) into $ENGINE_ROOT/bin"
   wrapper_module "$1-launcher" "pulumi-language-$1-launcher" "gopkg.in/yaml.v3 v3.0.1"
   cp "$LAUNCHER_MAIN" "$WORK/$1-launcher/main.go"
-  build_piece bin "pulumi-language-$1" ".stamp-$1" "$(launcher_stamp "$1")" "$WORK/$1-launcher" "" .
+  build_piece bin "pulumi-language-$1" ".stamp-$1" "$(launcher_stamp "$1")" "$WORK/$1-launcher" \
+    "main.hostRelease=$(old_host_release "$1")" .
   # Before the launcher, the Python host itself sat here with its shim; the shim now sits beside it.
   rm -f "$ENGINE_ROOT/bin/pulumi-language-python-exec"
 }

@@ -49,15 +49,20 @@ var projectFiles = []string{"Pulumi.json", "Pulumi.yaml", "Pulumi.yml"}
 // option turns one runtime option's value into the host's flags, or says why it cannot.
 type option func(value any) ([]string, error)
 
-// host is what the launcher knows of one runtime's host: its name in messages, its release, and
-// the options it reads.
+// host is what the launcher knows of one runtime's host: its name in messages, the options it
+// reads, and pairs of them it refuses together.
 type host struct {
-	name, release string
-	options       map[string]option
+	name      string
+	options   map[string]option
+	exclusive [][2]string
 }
 
+// The sdk/v3 release of the host this launcher starts, set when it is built
+// (scripts/install-pulumi-engine.sh, -X main.hostRelease=…), for its messages.
+var hostRelease = "unknown"
+
 var hosts = map[string]host{
-	"python": {"Python", "sdk/v3 v3.68.0", map[string]option{
+	"python": {"Python", map[string]option{
 		"virtualenv": pathFlag("-virtualenv", "a folder's path, relative to the project's folder or absolute"),
 		// pip is what the host does anyway; poetry and uv it does not know.
 		"toolchain": func(value any) ([]string, error) {
@@ -66,11 +71,12 @@ var hosts = map[string]host{
 			}
 			return nil, nil
 		},
-	}},
-	"go": {"Go", "sdk/v3 v3.66.0", map[string]option{
+	}, nil},
+	// Relative paths are the program folder's: the host runs there.
+	"go": {"Go", map[string]option{
 		"binary":      pathFlag("-binary", "the prebuilt program's path or name on PATH"),
 		"buildTarget": pathFlag("-buildTarget", "the path to build the program to"),
-	}},
+	}, [][2]string{{"binary", "buildTarget"}}},
 }
 
 func pathFlag(flag, what string) option {
@@ -145,6 +151,15 @@ func hostFlags(runtimeName string, dir string) ([]string, error) {
 		return nil, nil
 	}
 	target := hosts[runtimeName]
+	release := "sdk/v3 v" + hostRelease
+	for _, pair := range target.exclusive {
+		_, first := file.Runtime.Options[pair[0]]
+		_, second := file.Runtime.Options[pair[1]]
+		if first && second {
+			return nil, fmt.Errorf("runtime.options.%s and %s in %s cannot both be set for this %s language host (%s, built by scripts/install-pulumi-engine.sh): keep one",
+				pair[0], pair[1], project, target.name, release)
+		}
+	}
 	keys := make([]string, 0, len(file.Runtime.Options))
 	for key := range file.Runtime.Options {
 		keys = append(keys, key)
@@ -155,12 +170,12 @@ func hostFlags(runtimeName string, dir string) ([]string, error) {
 		toFlags, known := target.options[key]
 		if !known {
 			return nil, fmt.Errorf("runtime.options.%s in %s is not supported by this %s language host (%s, built by scripts/install-pulumi-engine.sh), which reads only %s; remove it",
-				key, project, target.name, target.release, target.known())
+				key, project, target.name, release, target.known())
 		}
 		more, err := toFlags(file.Runtime.Options[key])
 		if err != nil {
 			return nil, fmt.Errorf("runtime.options.%s %q in %s is not supported by this %s language host (%s, built by scripts/install-pulumi-engine.sh): %w",
-				key, fmt.Sprint(file.Runtime.Options[key]), project, target.name, target.release, err)
+				key, fmt.Sprint(file.Runtime.Options[key]), project, target.name, release, err)
 		}
 		flags = append(flags, more...)
 	}
