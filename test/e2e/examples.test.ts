@@ -46,7 +46,7 @@ async function stateEnvironment(e2e: E2EStack): Promise<EnvironmentIds> {
 
 /**
  * Every example in examples/ (TypeScript programs on the dynamic resources, YAML on the native
- * plugin, Python on the generated SDK) runs as documented: up succeeds without the engine
+ * plugin, Python and Go on the generated SDKs) runs as documented: up succeeds without the engine
  * warning about a plugin found on PATH, what the state holds exists, and destroy leaves the
  * account as it found it (no pod or sandbox; the fixture's volumes, templates, credentials, SSH
  * keys and endpoints, and nothing else).

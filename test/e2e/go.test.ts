@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { ComputeClient } from "../../sdk";
@@ -12,15 +12,14 @@ const EXAMPLE = path.join(REPO_ROOT, "examples", "go-stack");
 const SDK_MODULE = "example.com/pulumi-compute/sdk/go";
 
 /**
- * The Go example as a user's own program outside the clone: its files copied to a folder of
- * their own, and its go.mod's `replace` pointed at the clone's dist/go with `go mod edit`, as
- * docs/provider.md ("Go programs") says. (examples.test.ts runs the example in place.)
+ * The Go example as a user's own program outside the clone: its files copied to `dir`, and its
+ * go.mod's `replace` pointed at the clone's dist/go with `go mod edit`, as docs/provider.md
+ * ("Go programs") says. (examples.test.ts runs the example in place.)
  */
-function userProgram(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "compute-go-stack-"));
+function copyAsUserProgram(dir: string): void {
+  mkdirSync(dir);
   for (const file of ["Pulumi.yaml", "main.go", "go.mod", "go.sum"]) cpSync(path.join(EXAMPLE, file), path.join(dir, file));
   execFileSync("go", ["mod", "edit", `-replace=${SDK_MODULE}=${path.join(REPO_ROOT, "dist", "go")}`], { cwd: dir });
-  return dir;
 }
 
 /**
@@ -30,24 +29,36 @@ function userProgram(): string {
  * the GPU pod and the sandbox: the network volume the pod mounts, and the stack.
  */
 describe("a Go stack through the generated SDK and the native plugin", () => {
-  const dir = userProgram();
+  // Named now (the shared cases take the folder when they are declared), made in the first
+  // beforeAll, which runs before theirs.
+  const dir = path.join(tmpdir(), `compute-go-stack-${process.pid}`);
   const projectFile = path.join(dir, "Pulumi.yaml");
-  const project = readFileSync(projectFile, "utf8");
+  const project = readFileSync(path.join(EXAMPLE, "Pulumi.yaml"), "utf8");
+  const withOptions = (options: Record<string, string>) =>
+    writeFileSync(projectFile, project.replace(/^runtime: go$/m, ["runtime:", "  name: go", "  options:", ...Object.entries(options).map(([key, value]) => `    ${key}: ${value}`)].join("\n")));
   let shared: NativeStack;
+  beforeAll(() => copyAsUserProgram(dir));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   describeNativeStack("go", dir, 2, (stack) => {
     shared = stack;
 
-    it("places the GPU pod from getGpuTypes beside the stack's volume, and keeps the Jupyter password secret", async () => {
+    it("places the GPU pod on the cheapest secure type in stock in the volume's data center, and keeps the Jupyter password secret", async () => {
       const client = new ComputeClient({ baseUrl: stack.e2e.emulator.url, apiKey: stack.e2e.emulator.apiKey, env: {} });
       const outputs = await stack.e2e.stack.outputs();
-      const pod = await client.pods.get(stack.last.podId);
-      const volume = await client.networkVolumes.get(outputs.volumeId.value as string);
+      const [pod, volume, catalog] = await Promise.all([
+        client.pods.get(stack.last.podId),
+        client.networkVolumes.get(outputs.volumeId.value as string),
+        client.catalog.gpuTypes({ includeAvailability: true }),
+      ]);
       await client.close();
-      // The program chose the GPU type from the catalog; the pod runs on it, in the data center
-      // of the stack's volume (the cases above moved its mount to a volume of the same one).
-      expect(pod.gpu?.id).toBe(outputs.gpuTypeId.value);
+      // The program's rule (main.go, cheapestInStock), worked out here from the catalog.
+      const candidates = catalog
+        .filter((gpu) => gpu.secure && gpu.memory >= 80 && (gpu.dataCenters ?? []).some((dc) => dc.id === "US-TX-3" && dc.availability !== "NONE"))
+        .sort((a, b) => a.price.secure - b.price.secure);
+      expect(candidates.length).toBeGreaterThan(0);
+      expect(outputs.gpuTypeId.value).toBe(candidates[0].id);
+      expect(pod.gpu?.id).toBe(candidates[0].id);
       expect(pod.dataCenterId).toBe("US-TX-3");
       expect(volume.dataCenter).toBe("US-TX-3");
       expect(outputs.jupyterPassword.secret).toBe(true);
@@ -56,17 +67,44 @@ describe("a Go stack through the generated SDK and the native plugin", () => {
       expect(await stack.e2e.stateText()).not.toContain(password);
     });
 
-    it("runtime.options reach the host: a prebuilt `binary` runs, a missing one and an unknown option fail at start", async () => {
+    it("without volumeId, the pod is replaced onto the stack's own volume", async () => {
+      await stack.e2e.stack.removeConfig("volumeId");
+      const { out, summary } = await stack.upWith({});
+      expect(summary).toEqual({ same: 3, replace: 1 });
+      const client = new ComputeClient({ baseUrl: stack.e2e.emulator.url, apiKey: stack.e2e.emulator.apiKey, env: {} });
+      const pod = await client.pods.get(out.podId);
+      await client.close();
+      expect(pod.mounts.network).toEqual([{ volumeId: out.volumeId, path: "/mnt/datasets" }]);
+      stack.last = out;
+    });
+
+    it("runtime.options: a prebuilt `binary` runs without the sources, and `buildTarget` keeps the build", async () => {
       const binary = path.join(dir, "bin", "go-stack");
       execFileSync("go", ["build", "-o", binary, "."], { cwd: dir });
-      const withOptions = (options: string) => writeFileSync(projectFile, project.replace(/^runtime: go$/m, `runtime:\n  name: go\n  options:\n${options}`));
+      const sources = path.join(dir, "main.go");
       try {
-        withOptions(`    binary: ${binary}\n`);
+        withOptions({ binary });
+        // Without main.go the host could not build: the preview ran the binary.
+        renameSync(sources, `${sources}.aside`);
         expect((await stack.e2e.stack.preview()).changeSummary).toEqual({ same: 4 });
-        withOptions(`    binary: ${path.join(dir, "bin", "missing")}\n`);
-        await expect(stack.e2e.stack.preview()).rejects.toThrow(/unable to find '\S+\/bin\/missing' executable/);
-        withOptions(`    binary: ${binary}\n    goFlags: -race\n`);
-        await expect(stack.e2e.stack.preview()).rejects.toThrow(/runtime\.options\.goFlags in \S+Pulumi\.yaml is not supported by this Go language host \(sdk\/v3 v3\.66\.0[^)]*\), which reads only binary and buildTarget/);
+        renameSync(`${sources}.aside`, sources);
+        withOptions({ buildTarget: "bin/built" });
+        expect((await stack.e2e.stack.preview()).changeSummary).toEqual({ same: 4 });
+        expect(existsSync(path.join(dir, "bin", "built"))).toBe(true);
+      } finally {
+        if (existsSync(`${sources}.aside`)) renameSync(`${sources}.aside`, sources);
+        writeFileSync(projectFile, project);
+      }
+    });
+
+    it.each([
+      ["a missing binary", { binary: "bin/missing" }, /unable to find 'bin\/missing' executable/],
+      ["binary with buildTarget", { binary: "bin/go-stack", buildTarget: "bin/built" }, /runtime\.options\.binary and buildTarget in \S+Pulumi\.yaml cannot both be set for this Go language host \(sdk\/v3 v3\.66\.0/],
+      ["an option the host does not read", { goFlags: "-race" }, /runtime\.options\.goFlags in \S+Pulumi\.yaml is not supported by this Go language host \(sdk\/v3 v3\.66\.0[^)]*\), which reads only binary and buildTarget/],
+    ])("runtime.options: %s fails at start, naming it", async (_what, options, message) => {
+      try {
+        withOptions(options);
+        await expect(stack.e2e.stack.preview()).rejects.toThrow(message);
       } finally {
         writeFileSync(projectFile, project);
       }

@@ -1,10 +1,10 @@
 /**
  * What every program on the native plugin must do through the real engine, whatever its
- * language: the YAML program (test/e2e/yaml.test.ts) and the Python example
- * (test/e2e/python.test.ts) declare a pod with a network volume and a sandbox from the same
- * stack config
- * (`volumeId`, `mountPath`, `startSsh`, `idleTimeoutSeconds`, the secret `apiToken`) and export
- * the same outputs, so one table of cases drives both.
+ * language: the YAML program (test/e2e/yaml.test.ts), the Python example
+ * (test/e2e/python.test.ts) and the Go example (test/e2e/go.test.ts) declare a pod with a
+ * network volume and a sandbox from the same stack config (`volumeId`, `mountPath`, `startSsh`,
+ * `idleTimeoutSeconds`, the secret `apiToken`) and export the same outputs, so one table of
+ * cases drives them all.
  */
 import { ComputeClient } from "../../sdk";
 import { createE2EStack, type E2EStack } from "./harness";

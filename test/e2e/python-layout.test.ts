@@ -35,7 +35,7 @@ function makeVirtualenv(venv: string): void {
 /**
  * A Python project laid out as `pulumi new python` lays it out: `runtime.options.virtualenv` in
  * its Pulumi.yaml, the program's packages in that virtualenv only, and nothing activated. The
- * engine starts our launcher as the Python host (scripts/python-host/main.go), which hands the
+ * engine starts our launcher as the Python host (scripts/language-host/main.go), which hands the
  * option to the sdk/v3 v3.68 host as that host's own engine did. First, the proof that the
  * option matters: the `python` on this PATH cannot import pulumi, so a host that ignored the
  * option would fail every case below.
