@@ -29,7 +29,7 @@ if [ -z "${COMPUTE_PULUMI_ROOT:-}" ]; then
   compute_setup
 fi
 if ! command -v go >/dev/null 2>&1; then
-  log "error: Go >= 1.25 is required for Go programs (the engine itself is built with it)"
+  log "error: Go >= 1.25.11 is required for Go programs (the engine itself is built with it)"
   exit 1
 fi
 
