@@ -47,7 +47,8 @@ set -euo pipefail
 PULUMI_VERSION="${PULUMI_VERSION:-3.248.0}"
 # The release of sdk/v3 whose nodejs/cmd/pulumi-language-nodejs package is built as the host.
 LANGUAGE_HOST_SDK_VERSION="${LANGUAGE_HOST_SDK_VERSION:-3.68.0}"
-CACHE_ROOT="${COMPUTE_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/compute-provider}"
+source "$(dirname "$0")/lib/engine-env.sh"
+CACHE_ROOT=$(compute_engine_cache)
 ENGINE_ROOT="$CACHE_ROOT/pulumi-v$PULUMI_VERSION"
 # The pulumi-yaml release built as the YAML host (its cmd/pulumi-language-yaml).
 YAML_HOST_VERSION="${YAML_HOST_VERSION:-1.13.0}"

@@ -34,7 +34,7 @@ if [ -z "${COMPUTE_PULUMI_ROOT:-}" ]; then
   compute_setup
 fi
 PULUMI_VERSION="${PULUMI_VERSION:-3.248.0}"
-CACHE_ROOT="${COMPUTE_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/compute-provider}"
+CACHE_ROOT=$(compute_engine_cache)
 VENV="$PWD/.venv"
 
 python=$(command -v python3 || true)

@@ -3,6 +3,13 @@
 # in, and an emulator in the background, read from its ready file (docs/emulator.md, "Started
 # by a script") rather than from its human start-up lines.
 
+# compute_engine_cache: the folder of everything built outside the clone (the engine, its hosts,
+# the SDK generator, the Python wheels): COMPUTE_ENGINE_CACHE, or compute-provider/ in the user's
+# cache folder.
+compute_engine_cache() {
+  printf '%s\n' "${COMPUTE_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/compute-provider}"
+}
+
 # compute_setup: set-up of the clone (scripts/setup.sh, idempotent), then exports
 # COMPUTE_PULUMI_ROOT, the engine root setup prints on its last line: the name the end-to-end
 # suites and the benchmarks read it by.
@@ -33,7 +40,7 @@ compute_setup_go() {
 # unchanged (dist/<language>/.stamp).
 compute_sdk_generate() {
   local language=$1 cache key generator stamp
-  cache="${COMPUTE_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/compute-provider}"
+  cache=$(compute_engine_cache)
   key=$(cat scripts/sdk-gen/main.go scripts/sdk-gen/go.mod | sha256sum | cut -c1-16)
   generator="$cache/sdk-gen-$key"
   # The Python and Go set-ups run at the same time (scripts/test.sh): the lock makes the second
