@@ -17,6 +17,8 @@ const SDK_MODULE = "example.com/pulumi-compute/sdk/go";
  * ("Go programs") says. (examples.test.ts runs the example in place.)
  */
 function copyAsUserProgram(dir: string): void {
+  // A run killed before its afterAll leaves the folder; a later process may get its pid.
+  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir);
   for (const file of ["Pulumi.yaml", "main.go", "go.mod", "go.sum"]) cpSync(path.join(EXAMPLE, file), path.join(dir, file));
   execFileSync("go", ["mod", "edit", `-replace=${SDK_MODULE}=${path.join(REPO_ROOT, "dist", "go")}`], { cwd: dir });
