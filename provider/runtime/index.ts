@@ -73,6 +73,18 @@ function guarded(kind: string, handlers: Handlers): Handlers {
 /** Each registered resource's provider methods, by kind (`resources.pod`). */
 export const resources: Readonly<Record<string, Handlers>> = Object.fromEntries(RESOURCES.map((definition) => [definition.kind, guarded(definition.kind, handlersOf(definition))]));
 
+/**
+ * What the forwarders serialized into states by earlier builds call, kept for good: `refresh`
+ * and `destroy` run the `__provider` a state recorded, not the program's, so every shape a
+ * build ever wrote is a stable surface (docs/upgrades.md; test/upgrades/ runs each one):
+ * - builds up to 2026-11-23 (0.1.0 to 2eca3dc): `configure(config)`, then `pod.<method>` or
+ *   `sandbox.<method>`, the two kinds those builds had;
+ * - builds since 2026-11-25: `configure(config, { stack })`, then `handlersFor(token).<method>`.
+ * The methods are the Handlers interface's, by those names (`remove` for delete).
+ */
+export const pod: Handlers = resources.pod!;
+export const sandbox: Handlers = resources.sandbox!;
+
 /** The methods of the resource a type token names (native or dynamic), or an error naming what this package serves. */
 export function handlersFor(token: string): Handlers {
   const definition = resourceByToken(token);
