@@ -285,7 +285,21 @@ export interface ResourceDefinition<Inputs extends object = any, Live extends { 
   previewDiff?(id: string, olds: Props, news: Inputs, diff: DiffResult): Promise<void>;
   /** The update; default: the new inputs are recorded with no API call. */
   update?(id: string, olds: Props, news: Inputs, providerText: unknown): Promise<{ live: Live; facts?: Partial<Facts> } | undefined>;
+
+  /**
+   * How a state recorded by an earlier build becomes today's (provider/runtime/state-versions.ts):
+   * `migrations[i]` turns a state of version i + 1 into version i + 2, and the version this build
+   * writes is `migrations.length + 1`. Absent: version 1. Appended to, never edited or removed:
+   * states of every version live in users' stacks (docs/upgrades.md).
+   */
+  readonly migrations?: readonly StateMigration[];
 }
+
+/**
+ * One step of a state's shape: the recorded state (outputs, and the inputs recorded with them)
+ * of one version in, the next version's out. Pure: no API call, no clock.
+ */
+export type StateMigration = (state: Props) => Props;
 
 /** The native type token of a resource (provider/tokens.ts). */
 export function nativeToken(definition: { name: string }): string {

@@ -13,7 +13,9 @@
  *   or a new one; then one wait with one deadline; a failure once the resource exists is a
  *   partial failure that records it (never a leak), and strays are settled only after success;
  * - read: gone or ended is dropped from the state; an import gets the shortest inputs;
- * - delete: idempotent, and never of what a replacement adopted in this process.
+ * - delete: idempotent, and never of what a replacement adopted in this process;
+ * - every method but check and create reads the recorded state in today's shape, and every
+ *   state written carries today's version (state-versions.ts).
  */
 import { ComputeError, CreatedButUnreadableError, NotFoundError, withSpec } from "../../sdk";
 import { createFields, inputsOf, type DiffResult, type InputList, type ResourceDefinition } from "../resources/definition";
@@ -30,6 +32,7 @@ import { readById } from "./shared-reads";
 import { PROVIDER_KEY, resolveName, resolveOwnerMark, withoutProvider, type Props } from "./props";
 import { client } from "./settings";
 import { isUnknown } from "./unknowns";
+import { upgradedState, withStateVersion } from "./state-versions";
 
 export interface Handlers {
   check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }>;
@@ -86,7 +89,7 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
   /** `ready`: what the last probing found (true, false), null without probes; only for a definition with readiness. */
   type Ready = boolean | null;
   function outputsOf(inputs: Props, live: Live, previous?: Partial<Facts>, ready?: Ready): Props {
-    return plain({ ...inputs, ...definition.facts(live, previous), ...(definition.readiness ? { ready: ready ?? null } : {}) });
+    return plain(withStateVersion(definition, { ...inputs, ...definition.facts(live, previous), ...(definition.readiness ? { ready: ready ?? null } : {}) }));
   }
 
   /** A failure once the resource exists: recorded with the last object seen, never leaked (and, where it probes, not ready). */
@@ -128,7 +131,8 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     return { inputs: { ...inputs, [PROVIDER_KEY]: news[PROVIDER_KEY] }, failures };
   }
 
-  async function diff(id: string, olds: Props, news: Props) {
+  async function diff(id: string, recorded: Props, news: Props) {
+    const olds = upgradedState(definition, recorded);
     const inputs = withoutProvider(news) as Inputs;
     const result = definition.diff ? definition.diff(olds, inputs) : defaultDiff(definition.inputs, olds, inputs);
     // Recorded as ended or broken (a failed start, or a change that ended it): it cannot be
@@ -198,7 +202,8 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     return { id: live.id, outs: outputsOf(inputs, live, facts, probing(inputs) ? true : null) };
   }
 
-  async function read(id: string, props: Props) {
+  async function read(id: string, recorded: Props) {
+    const props = upgradedState(definition, recorded);
     // Shared with the other reads of the family under way: a refresh of 1000 resources is a few lists.
     const api = client();
     const found = await readById(api, `read:${kind}`, definition.family(api), id)
@@ -222,7 +227,8 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     return { id, props: outputsOf(inputs, live, importing ? undefined : (props as Partial<Facts>), ready), inputs: plain({ ...inputs }) };
   }
 
-  async function update(id: string, olds: Props, news: Props) {
+  async function update(id: string, recorded: Props, news: Props) {
+    const olds = upgradedState(definition, recorded);
     const inputs = withoutProvider(news) as Inputs;
     const deadline = deadlineOf(inputs);
     try {
@@ -236,7 +242,7 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
         // Nothing to ask the service: the new inputs replace the old ones whole (a removed
         // setting must not linger), next to the recorded facts.
         const facts = Object.fromEntries(Object.entries(olds).filter(([key]) => !(key in inputsOf(definition.inputs, olds)) && key !== PROVIDER_KEY));
-        return { outs: plain({ ...facts, ...inputs, ...(definition.readiness ? { ready: null } : {}) }) };
+        return { outs: plain(withStateVersion(definition, { ...facts, ...inputs, ...(definition.readiness ? { ready: null } : {}) })) };
       }
       return { outs: outputsOf(inputs, updated.live, { ...(olds as Partial<Facts>), ...updated.facts }, null) };
     } catch (error) {
@@ -245,7 +251,8 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     }
   }
 
-  async function remove(id: string, props: Props) {
+  async function remove(id: string, recorded: Props) {
+    const props = upgradedState(definition, recorded);
     const name = String(props.name ?? id);
     if (wasAdopted(id)) {
       // A targeted replace (`--replace`, taint) runs no diff, so its create could not tell

@@ -11,6 +11,7 @@ import { podResponse } from "../helpers/fixtures";
 import { CLUSTER_OUTPUTS } from "../../provider/resources/cluster/outputs";
 import { PartialFailure } from "../../provider/runtime/partial";
 import { startNewRun } from "../../provider/runtime/shared-reads";
+import { STATE_VERSION_KEY } from "../../provider/runtime/state-versions";
 import { PROVIDER_TEXT, printed, recorded, runtime, useProvider } from "./helpers";
 
 const env = useProvider({ resetBeforeEach: true });
@@ -67,8 +68,8 @@ describe("Cluster", () => {
   it("creates a cluster and returns once every node runs with its rank, role and overlay address", async () => {
     const { value, lines } = await printed(() => create(base));
     const { id, outs, inputs } = value;
-    // Exactly the listed outputs are recorded next to the inputs.
-    expect(Object.keys(outs).filter((key) => !(key in inputs)).sort()).toEqual(Object.keys(CLUSTER_OUTPUTS).sort());
+    // Exactly the listed outputs are recorded next to the inputs, and the state's version.
+    expect(Object.keys(outs).filter((key) => !(key in inputs)).sort()).toEqual([...Object.keys(CLUSTER_OUTPUTS), STATE_VERSION_KEY].sort());
     expect(outs).toMatchObject({ clusterId: id, status: "RUNNING", gpuTypeId: RTX, dataCenterId: expect.any(String), network: { cidr: expect.stringMatching(/\/\d+$/) } });
     const nodes = outs.nodes as Array<{ podId: string; rank: number; role: string; ip: string; status: string }>;
     expect(nodes.map((n) => [n.rank, n.role, n.status])).toEqual([

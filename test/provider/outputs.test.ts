@@ -11,6 +11,7 @@ import { CLUSTER_OUTPUTS } from "../../provider/resources/cluster/outputs";
 import { POD_OUTPUTS } from "../../provider/resources/pod/outputs";
 import { SANDBOX_OUTPUTS } from "../../provider/resources/sandbox/outputs";
 import { Pod, Sandbox } from "../../provider/classes";
+import { STATE_VERSION_KEY } from "../../provider/runtime/state-versions";
 import { checked, runtime, useProvider } from "./helpers";
 
 /** The Outputs table docs/provider.md must hold for a list (printed on a mismatch, ready to paste). */
@@ -65,12 +66,12 @@ describe("the runtime records exactly the listed facts next to the inputs", () =
 
   it("Pod", async () => {
     const facts = await recordedFacts("pod", { name: "listed", image: "alpine", cpu: { id: "cpu3c", vcpuCount: 2 }, startJupyter: true });
-    expect(facts).toEqual(Object.keys(POD_OUTPUTS).sort());
+    expect(facts).toEqual([...Object.keys(POD_OUTPUTS), STATE_VERSION_KEY].sort());
   });
 
   it("Sandbox", async () => {
     const facts = await recordedFacts("sandbox", { name: "listed", image: "python:3.12", compute: { vcpuCount: 1, memoryInGb: 1, containerDiskInGb: 1 } });
-    expect(facts).toEqual(Object.keys(SANDBOX_OUTPUTS).sort());
+    expect(facts).toEqual([...Object.keys(SANDBOX_OUTPUTS), STATE_VERSION_KEY].sort());
   });
 });
 
