@@ -1,0 +1,245 @@
+/**
+ * The upgrade suites (upgrade-typescript.test.ts, upgrade-yaml.test.ts): a stack recorded by an
+ * earlier build (test/upgrades/README.md) handed to this clone's build, as a user who upgrades
+ * the package in the same project has it. The service's side comes back from the emulator's
+ * saved state, so no old build runs here: the recording's state, its stack settings file (the
+ * secrets salt, the config), its program, and this clone's package and plugin.
+ *
+ * The one thing changed on the way in is the service's URL: the recording names the port of the
+ * emulator that played the service then, and the restored emulator listens on another.
+ */
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { EmulatorControl, startEmulator } from "../../emulator";
+import { ComputeClient, NotFoundError } from "../../sdk";
+import { resourceByToken } from "../../provider/resources";
+import { engineEnv, engineRoot, fileBackend, pulumiCommand, pulumiHome, REPO_ROOT } from "../../bench/lib/engine";
+
+export type Face = "typescript" | "yaml";
+
+/** What record-upgrade.sh wrote beside a recording. */
+interface RecordingMeta {
+  commit: string;
+  date: string;
+  version: string;
+  stack: string;
+  baseUrl: string;
+  passphrase: string;
+}
+
+export interface Recording {
+  /** `<version>-<commit>/<program>`: the build that made it and what it ran. */
+  name: string;
+  face: Face;
+  dir: string;
+  meta: RecordingMeta;
+}
+
+const RECORDINGS = path.join(REPO_ROOT, "test", "upgrades", "recordings");
+
+/** Every recording of `face`, oldest build first. */
+export function recordings(face: Face): Recording[] {
+  const found: Recording[] = [];
+  for (const build of readdirSync(RECORDINGS)) {
+    for (const program of readdirSync(path.join(RECORDINGS, build))) {
+      const dir = path.join(RECORDINGS, build, program, face);
+      if (!existsSync(path.join(dir, "recording.json"))) continue;
+      found.push({ name: `${build}/${program}`, face, dir, meta: JSON.parse(readFileSync(path.join(dir, "recording.json"), "utf8")) as RecordingMeta });
+    }
+  }
+  return found.sort((a, b) => a.meta.date.localeCompare(b.meta.date) || a.name.localeCompare(b.name));
+}
+
+/** One resource of a state: what the suites compare before and after. */
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  outputs?: Record<string, unknown>;
+}
+
+interface Deployment {
+  resources?: StateResource[];
+  pending_operations?: unknown[];
+}
+
+/** The resources of this package in a deployment, by URN (providers and the stack left out). */
+export function computeResources(deployment: Deployment): Map<string, StateResource> {
+  return new Map((deployment.resources ?? []).filter((r) => resourceByToken(r.type)).map((r) => [r.urn, r]));
+}
+
+export interface RestoredStack {
+  stack: Stack;
+  control: EmulatorControl;
+  api: ComputeClient;
+  /** The recording's state, as imported. */
+  recorded: Map<string, StateResource>;
+  /** The stack's state now (`pulumi stack export`). */
+  state(): Promise<Deployment>;
+  /** `pulumi <args>` in the program's folder with the stack's environment; resolves whatever its exit code. */
+  cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** The recorded resources the service still has and that have not ended (what still bills or holds data). */
+  stillThere(): Promise<string[]>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * The recording brought back: the emulator from its saved state (its clock running again from the
+ * recorded instant), the program in a folder of this clone (so `pulumi-compute` is this build, as
+ * in a user's upgraded project), and the state imported into a new file backend.
+ */
+export async function restore(recording: Recording, pass: string): Promise<RestoredStack> {
+  const scratch = mkdtempSync(path.join(tmpdir(), `compute-upgrade-${pass}-`));
+  const dataDir = path.join(scratch, "emulator");
+  mkdirSync(dataDir, { recursive: true });
+  cpSync(path.join(recording.dir, "emulator.json"), path.join(dataDir, "state.json"));
+  const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true, dataDir });
+  // Inside the clone, where `pulumi-compute` resolves to this build; removed at the end.
+  const workDir = path.join(REPO_ROOT, ".test-home", "upgrades", `${recording.name.replace(/\//g, "-")}-${recording.face}-${pass}-${process.pid}`);
+  try {
+    const control = new EmulatorControl(emulator.url, emulator.adminToken);
+    await control.unfreezeClock();
+    const { baseUrl, stack: stackName, passphrase } = recording.meta;
+    const moved = (text: string) => text.split(baseUrl).join(emulator.url);
+    rmSync(workDir, { recursive: true, force: true });
+    mkdirSync(workDir, { recursive: true });
+    for (const file of readdirSync(recording.dir)) {
+      if (["stack.json", "emulator.json", "recording.json"].includes(file)) continue;
+      writeFileSync(path.join(workDir, file), moved(readFileSync(path.join(recording.dir, file), "utf8")));
+    }
+    const deployment = JSON.parse(moved(readFileSync(path.join(recording.dir, "stack.json"), "utf8"))) as { deployment: Deployment };
+    const envVars = engineEnv(fileBackend(path.join(scratch, "state")), passphrase);
+    const home = await pulumiHome();
+    const workspace = await LocalWorkspace.create({ workDir, pulumiHome: home, envVars, pulumiCommand: await pulumiCommand() });
+    // The recorded settings file is in place first: `stack init` keeps its secrets salt.
+    const stack = await Stack.create(stackName, workspace);
+    await stack.importStack(deployment as never);
+    const api = new ComputeClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, env: {} });
+    const env = { ...process.env, ...envVars, PULUMI_HOME: home };
+    return {
+      stack,
+      control,
+      api,
+      recorded: computeResources(deployment.deployment),
+      async state() {
+        return ((await stack.exportStack()) as unknown as { deployment: Deployment }).deployment;
+      },
+      cli(args) {
+        return new Promise((resolve, reject) => {
+          execFile(path.join(engineRoot(), "bin", "pulumi"), [...args, "--stack", stackName, "--non-interactive"], { cwd: workDir, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+            const code = error ? (typeof error.code === "number" ? error.code : undefined) : 0;
+            if (code === undefined) reject(error);
+            else resolve({ code, stdout, stderr });
+          });
+        });
+      },
+      async stillThere() {
+        const left: string[] = [];
+        for (const resource of computeResources(deployment.deployment).values()) {
+          const definition = resourceByToken(resource.type)!;
+          const live = await definition
+            .family(api)
+            .get(resource.id!)
+            .catch((error: unknown) => (error instanceof NotFoundError ? undefined : Promise.reject(error)));
+          if (live && !definition.states.ended.has(definition.states.of(live))) left.push(`${resource.urn} (${resource.id})`);
+        }
+        return left;
+      },
+      async dispose() {
+        await emulator.close();
+        rmSync(workDir, { recursive: true, force: true });
+        rmSync(scratch, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await emulator.close();
+    rmSync(workDir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Preview steps that would replace, delete or create what the recorded stack holds. */
+const DISRUPTIVE = new Set(["create", "delete", "replace", "create-replacement", "delete-replaced", "discard", "import", "import-replacement"]);
+
+interface PreviewStep {
+  op: string;
+  urn: string;
+}
+
+const idsOf = (resources: Map<string, StateResource>) => new Map([...resources].map(([urn, r]) => [urn, r.id]));
+
+/** A resource's recorded outputs but for `keys`. */
+function outputsBut(resource: StateResource | undefined, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(resource?.outputs ?? {}).filter(([key]) => !keys.includes(key)));
+}
+
+/**
+ * What an upgrade must leave alone, for every recording of `face`:
+ * - `destroy` straight after the upgrade (no `up` between, so the state's own provider runs it:
+ *   a dynamic resource's recorded `__provider`) leaves nothing;
+ * - `refresh` drops nothing; `preview` replaces, deletes and creates nothing; `up` keeps every
+ *   id, asks the service to change nothing, and changes nothing in the state but `updates` (the
+ *   dynamic face rewrites each recorded `__provider`: the engine runs `refresh` and `destroy`
+ *   with it, so a new build must reach the state; with no `updates`, `preview` shows no update
+ *   at all); a small real change (a sandbox's idle timeout) still updates in place; `destroy`
+ *   then leaves nothing.
+ */
+export function describeUpgrades(face: Face, updates: string[]): void {
+  describe.each(recordings(face).map((recording) => [recording.name, recording] as const))("a %s stack", (_name, recording) => {
+    it("is destroyed straight after the upgrade, leaving nothing", async () => {
+      const restored = await restore(recording, "destroy");
+      try {
+        expect(restored.recorded.size).toBeGreaterThan(0);
+        expect(await restored.stillThere()).toHaveLength(restored.recorded.size);
+        await restored.stack.destroy();
+        expect(await restored.stillThere()).toEqual([]);
+        expect(computeResources(await restored.state()).size).toBe(0);
+      } finally {
+        await restored.dispose();
+      }
+    });
+
+    it("refreshes, previews and comes up unchanged; a real change updates in place; destroy leaves nothing", async () => {
+      const restored = await restore(recording, "upgrade");
+      try {
+        const recordedIds = idsOf(restored.recorded);
+
+        await restored.stack.refresh();
+        const refreshed = computeResources(await restored.state());
+        expect(idsOf(refreshed)).toEqual(recordedIds);
+
+        const preview = await restored.cli(["preview", "--json"]);
+        expect(preview).toMatchObject({ code: 0 });
+        const steps = (JSON.parse(preview.stdout) as { steps?: PreviewStep[] }).steps ?? [];
+        expect(steps.filter((step) => DISRUPTIVE.has(step.op))).toEqual([]);
+        const updated = steps.filter((step) => step.op === "update").map((step) => step.urn);
+        if (updates.length === 0) expect(updated).toEqual([]);
+
+        await restored.control.clearRequests();
+        await restored.stack.up();
+        const upgraded = computeResources(await restored.state());
+        expect(idsOf(upgraded)).toEqual(recordedIds);
+        const mutations = (await restored.control.requests()).filter((request) => request.method !== "GET");
+        expect(mutations).toEqual([]);
+        for (const urn of updated) expect([urn, outputsBut(upgraded.get(urn), updates)]).toEqual([urn, outputsBut(refreshed.get(urn), updates)]);
+
+        await restored.stack.setConfig("scratchIdleTimeout", { value: "1200" });
+        const changed = await restored.stack.up();
+        expect(changed.summary.resourceChanges).toMatchObject({ update: 1 });
+        const after = computeResources(await restored.state());
+        expect(idsOf(after)).toEqual(recordedIds);
+        const scratch = [...after.values()].find((r) => r.urn.endsWith("::scratch"))!;
+        expect(scratch.outputs).toMatchObject({ idleTimeoutSeconds: 1200 });
+
+        await restored.stack.destroy();
+        expect(await restored.stillThere()).toEqual([]);
+      } finally {
+        await restored.dispose();
+      }
+    });
+  });
+}
