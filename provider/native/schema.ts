@@ -81,7 +81,8 @@ class Types {
   }
 }
 
-const changeNote: Record<InputList[string]["onChange"], string> = {
+/** What each input's description says a change does (read back by the schema gate, schema-compare.ts). */
+export const CHANGE_NOTES: Readonly<Record<InputList[string]["onChange"], string>> = {
   update: "A change updates the resource in place.",
   replace: "A change replaces the resource.",
   depends: "A change updates in place or replaces, depending on the values (see the provider's docs).",
@@ -92,7 +93,7 @@ function inputProperties(types: Types, resource: string, inputs: InputList): Rec
   return Object.fromEntries(
     Object.entries(inputs).map(([key, spec]) => [
       key,
-      { ...types.typeOf(spec, resource + pascal(key), "in"), description: `${spec.doc} ${changeNote[spec.onChange]}`, ...(spec.secret ? { secret: true } : {}) },
+      { ...types.typeOf(spec, resource + pascal(key), "in"), description: `${spec.doc} ${CHANGE_NOTES[spec.onChange]}`, ...(spec.secret ? { secret: true } : {}) },
     ]),
   );
 }
