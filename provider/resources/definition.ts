@@ -290,7 +290,8 @@ export interface ResourceDefinition<Inputs extends object = any, Live extends { 
    * How a state recorded by an earlier build becomes today's (provider/runtime/state-versions.ts):
    * `migrations[i]` turns a state of version i + 1 into version i + 2, and the version this build
    * writes is `migrations.length + 1`. Absent: version 1. Appended to, never edited or removed:
-   * states of every version live in users' stacks (docs/upgrades.md).
+   * states of every version live in users' stacks (docs/upgrades.md). For the recorded state only:
+   * the inputs the engine keeps are not versioned (state-versions.ts).
    */
   readonly migrations?: readonly StateMigration[];
 }

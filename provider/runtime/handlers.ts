@@ -116,6 +116,8 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
 
   async function check(olds: Props, news: Props) {
     const inputs = withoutProvider(news) as Inputs;
+    // The inputs the engine kept from the last run: not versioned, so never migrated
+    // (state-versions.ts says why a renamed input is a schema change, not a migration).
     const previous = withoutProvider(olds);
     resolveOwnerMark(inputs, previous);
     // A resource without a `name` input (an SSH key) gets none: it would be a change of its own.
@@ -149,7 +151,20 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     return { changes: result.replaces.length > 0 || result.updates.length > 0 || providerChanged, replaces: result.replaces, deleteBeforeReplace: false };
   }
 
+  /**
+   * A partial failure records the resource with the properties it carries, whichever path made
+   * them (the handlers' own, a definition's hook, an unreadable answer): written with today's
+   * state version like every other state, so a later migration never runs on it twice.
+   */
+  function versioned(error: unknown): unknown {
+    return error instanceof PartialFailure ? new PartialFailure(error.message, error.id, withStateVersion(definition, error.properties), error.reasons) : error;
+  }
+
   async function create(props: Props) {
+    return createOrAdopt(props).catch((error: unknown) => Promise.reject(versioned(error)));
+  }
+
+  async function createOrAdopt(props: Props) {
     const inputs = withoutProvider(props) as Inputs;
     const name = String(inputs.name ?? inputs.namePrefix ?? kind);
     const api = client();
@@ -228,7 +243,10 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
   }
 
   async function update(id: string, recorded: Props, news: Props) {
-    const olds = upgradedState(definition, recorded);
+    return updateInPlace(id, upgradedState(definition, recorded), news).catch((error: unknown) => Promise.reject(versioned(error)));
+  }
+
+  async function updateInPlace(id: string, olds: Props, news: Props) {
     const inputs = withoutProvider(news) as Inputs;
     const deadline = deadlineOf(inputs);
     try {

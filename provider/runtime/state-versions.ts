@@ -11,6 +11,11 @@
  *   write carries today's version.
  * - A state of a later version than this build knows was written by a newer build: refused with
  *   what to do, never guessed at.
+ * - What is versioned is the state the runtime records (the outputs, which repeat the inputs the
+ *   resource was last made or updated with). The inputs the engine keeps beside it, which `check`
+ *   and the native plugin's detailed diff compare, carry no version and are never migrated: a
+ *   renamed or reshaped input is a change of the input list and the schema (the schema gate
+ *   names it), not a migration alone.
  */
 import type { ResourceDefinition } from "../resources/definition";
 import type { Props } from "./props";

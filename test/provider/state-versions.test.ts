@@ -7,6 +7,7 @@
 import { sandboxResource } from "../../provider/resources/sandbox";
 import type { ResourceDefinition } from "../../provider/resources/definition";
 import { handlersOf } from "../../provider/runtime/handlers";
+import { PartialFailure } from "../../provider/runtime/partial";
 import { STATE_VERSION_KEY, stateVersion, upgradedState } from "../../provider/runtime/state-versions";
 import { checked, recorded, runtime, useProvider } from "./helpers";
 
@@ -67,6 +68,20 @@ describe("state versions", () => {
     const updated = await handlers.update(id, old, { ...inputs, idleTimeoutSeconds: 1200 });
     expect(updated.outs).toMatchObject({ sandboxId: id, idleTimeoutSeconds: 1200, [STATE_VERSION_KEY]: 2 });
     expect(updated.outs).not.toHaveProperty("idleTimeout");
+  });
+
+  it("a partial failure a definition's own hook raises records the resource with the version too", async () => {
+    const { id, inputs, outs } = await createSandbox();
+    await env.control.sandboxExit(id);
+    // The sandbox's update finds it ended and records it so (provider/resources/sandbox).
+    const failure = await handlersOf(sandboxResource)
+      .update(id, outs, { ...inputs, idleTimeoutSeconds: 1200 })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(failure).toBeInstanceOf(PartialFailure);
+    expect((failure as PartialFailure).properties).toMatchObject({ sandboxId: id, [STATE_VERSION_KEY]: 1 });
   });
 
   it("a state from a later build is refused by every method that reads it, saying what to install", async () => {
