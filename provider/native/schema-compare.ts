@@ -6,8 +6,11 @@
  * serve it: docs/upgrades.md), plus the one it lacks: an input whose change updated the resource
  * in place and now replaces it, read from what the input's description says (CHANGE_NOTES).
  *
- * A breaking change is allowed when the changelog's `## Unreleased` section lists it under
- * `### Breaking`, by its subject in backquotes, with how stacks move (`Stacks: …`).
+ * The stack config keys and the explicit provider's inputs count as inputs, enum values as members.
+ *
+ * A breaking change is allowed when a changelog section since the baseline release (`##
+ * Unreleased`, or a later version's) lists it under `### Breaking`, by its subject in backquotes,
+ * with how stacks move (`Stacks: …`).
  */
 import { CHANGE_NOTES } from "./schema";
 
@@ -28,8 +31,11 @@ interface PropertyShape {
 }
 
 interface ObjectShape {
+  type?: string;
   properties?: Record<string, PropertyShape>;
   required?: string[];
+  /** An enum type's values. */
+  enum?: Array<{ value: unknown; name?: string }>;
 }
 
 interface ResourceShape extends ObjectShape {
@@ -43,6 +49,10 @@ interface FunctionShape {
 }
 
 export interface PackageSchema {
+  version?: string;
+  /** The provider's own settings (`compute:baseUrl`, …), as stack config and as provider inputs. */
+  config?: { variables?: Record<string, PropertyShape>; defaults?: string[] };
+  provider?: ResourceShape;
   resources?: Record<string, ResourceShape>;
   functions?: Record<string, FunctionShape>;
   types?: Record<string, ObjectShape>;
@@ -101,6 +111,11 @@ function typesUsed(schema: PackageSchema, direction: "in" | "out"): Set<string> 
 /** Every breaking change from `older` to `newer`. */
 export function breakingChanges(older: PackageSchema, newer: PackageSchema): SchemaChange[] {
   const out: SchemaChange[] = [];
+  // The settings every stack gives: stack config keys, and the explicit provider's inputs.
+  out.push(...members("compute:config", "setting", older.config?.variables, newer.config?.variables));
+  out.push(...required("compute:config", "in", older.config?.defaults, newer.config?.defaults));
+  out.push(...members("pulumi:providers:compute", "input", older.provider?.inputProperties, newer.provider?.inputProperties));
+  out.push(...required("pulumi:providers:compute", "in", older.provider?.requiredInputs, newer.provider?.requiredInputs));
   for (const [token, before] of Object.entries(older.resources ?? {})) {
     const after = newer.resources?.[token];
     if (!after) {
@@ -112,7 +127,8 @@ export function breakingChanges(older: PackageSchema, newer: PackageSchema): Sch
     for (const [name, input] of Object.entries(before.inputProperties ?? {})) {
       const now = after.inputProperties?.[name];
       if (now && effectOf(now) > effectOf(input) && effectOf(now) > EFFECT_ORDER.indexOf("update")) {
-        out.push({ subject: `${token}.${name}`, change: `a change now ${EFFECT_ORDER[effectOf(now)] === "replace" ? "replaces the resource" : "may replace the resource"} (it ${EFFECT_ORDER[effectOf(input)] === "nothing" ? "did nothing" : "updated it in place"})` });
+        const was = effectOf(input) < 0 ? "said nothing of it" : { nothing: "did nothing", update: "updated it in place", depends: "replaced it only for some values", replace: "" }[EFFECT_ORDER[effectOf(input)]!];
+        out.push({ subject: `${token}.${name}`, change: `a change now ${EFFECT_ORDER[effectOf(now)] === "replace" ? "replaces the resource" : "may replace the resource"} (it ${was})` });
       }
     }
     out.push(...members(token, "output", before.properties, after.properties));
@@ -137,6 +153,9 @@ export function breakingChanges(older: PackageSchema, newer: PackageSchema): Sch
       out.push({ subject: token, change: "type removed" });
       continue;
     }
+    if (before.type !== after.type) out.push({ subject: token, change: `type changed from ${before.type} to ${after.type}` });
+    const values = new Set((after.enum ?? []).map((entry) => JSON.stringify(entry.value)));
+    for (const entry of before.enum ?? []) if (!values.has(JSON.stringify(entry.value))) out.push({ subject: `${token}.${String(entry.value)}`, change: "enum value removed" });
     out.push(...members(token, "property", before.properties, after.properties));
     // A type programs give must not ask for more; one they read must not promise less.
     if (given.has(token)) out.push(...required(token, "in", before.required, after.required));
@@ -145,15 +164,27 @@ export function breakingChanges(older: PackageSchema, newer: PackageSchema): Sch
   return out;
 }
 
-/** The bullets of the changelog's `## Unreleased` section under `### Breaking`. */
-function breakingNotes(changelog: string): string[] {
-  const unreleased = changelog.split(/^## /m).find((section) => /^Unreleased\b/.test(section)) ?? "";
-  const breaking = unreleased.split(/^### /m).find((section) => /^Breaking\b/.test(section)) ?? "";
-  return breaking.split(/^- /m).slice(1);
+/** `a` is a later version than `b` (`major.minor.patch`). */
+function later(a: string, b: string): boolean {
+  const [x, y] = [a, b].map((version) => version.split(/[.-]/).slice(0, 3).map(Number));
+  for (let i = 0; i < 3; i++) if (x![i] !== y![i]) return (x![i] ?? 0) > (y![i] ?? 0);
+  return false;
 }
 
-/** The changes no `### Breaking` note of the unreleased section names, with how stacks move. */
-export function unacknowledged(changes: SchemaChange[], changelog: string): SchemaChange[] {
-  const notes = breakingNotes(changelog);
+/**
+ * The bullets under `### Breaking` in the changelog's sections since `baseline`: `## Unreleased`,
+ * and every `## <version>` later than it (a release moves its notes there before it is recorded).
+ */
+function breakingNotes(changelog: string, baseline: string): string[] {
+  const sections = changelog.split(/^## /m).filter((section) => {
+    const heading = /^(\S+)/.exec(section)?.[1] ?? "";
+    return heading === "Unreleased" || (/^\d+\.\d+\.\d+/.test(heading) && later(heading, baseline));
+  });
+  return sections.flatMap((section) => (section.split(/^### /m).find((part) => /^Breaking\b/.test(part)) ?? "").split(/^- /m).slice(1));
+}
+
+/** The changes that no `### Breaking` note since `baseline` (a version) names, with how stacks move. */
+export function unacknowledged(changes: SchemaChange[], changelog: string, baseline: string): SchemaChange[] {
+  const notes = breakingNotes(changelog, baseline);
   return changes.filter((change) => !notes.some((note) => note.includes(`\`${change.subject}\``) && /Stacks:\s*\S/.test(note)));
 }

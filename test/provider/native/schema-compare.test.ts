@@ -82,15 +82,45 @@ describe("breaking changes between two schemas", () => {
 
 describe("a changelog note allows a breaking change", () => {
   const change = { subject: `${POD}.registry`, change: "input removed" };
-  const changelog = (breaking: string) => `# Changelog\n\n## Unreleased\n\n### Breaking\n\n${breaking}\n\n### Added\n\n- something\n\n## 0.1.0\n\n### Breaking\n\n- \`${POD}.args\`: old. Stacks: nothing.\n`;
+  const note = `- \`${POD}.registry\` is gone: use \`templateId\`. Stacks: the next \`up\` records the template's registry; nothing is replaced.`;
+  const changelog = (unreleased: string, released = "") => `# Changelog\n\n## Unreleased\n\n${unreleased}\n\n## 0.3.0 — 2026-12-01\n\n${released}\n\n## 0.2.0\n\n### Breaking\n\n- \`${POD}.args\`: old. Stacks: nothing.\n`;
 
-  it("when the unreleased section's Breaking list names it, with how stacks move", () => {
-    expect(unacknowledged([change], changelog(`- \`${POD}.registry\` is gone: use \`templateId\`. Stacks: the next \`up\` records the template's registry; nothing is replaced.`))).toEqual([]);
+  it("when the Breaking list of the unreleased section, or of a release since the baseline, names it with how stacks move", () => {
+    expect(unacknowledged([change], changelog(`### Breaking\n\n${note}\n\n### Added\n\n- something`), "0.2.0")).toEqual([]);
+    // The release commit moved the note under its version, and is checked before it is recorded.
+    expect(unacknowledged([change], changelog("", `### Breaking\n\n${note}`), "0.2.0")).toEqual([]);
   });
 
-  it("not without how stacks move, not under another heading, and not by a released section's note", () => {
-    expect(unacknowledged([change], changelog(`- \`${POD}.registry\` is gone.`))).toEqual([change]);
-    expect(unacknowledged([change], `## Unreleased\n\n### Added\n\n- \`${POD}.registry\`: Stacks: fine.\n`)).toEqual([change]);
-    expect(unacknowledged([{ subject: `${POD}.args`, change: "input removed" }], changelog("- nothing"))).toHaveLength(1);
+  it("not without how stacks move, not under another heading, and not by the baseline's own or an earlier section", () => {
+    expect(unacknowledged([change], changelog(`### Breaking\n\n- \`${POD}.registry\` is gone.`), "0.2.0")).toEqual([change]);
+    expect(unacknowledged([change], changelog(`### Added\n\n- \`${POD}.registry\`: Stacks: fine.`), "0.2.0")).toEqual([change]);
+    expect(unacknowledged([change], changelog("", `### Breaking\n\n${note}`), "0.3.0")).toEqual([change]);
+    expect(unacknowledged([{ subject: `${POD}.args`, change: "input removed" }], changelog(""), "0.2.0")).toHaveLength(1);
+  });
+});
+
+describe("the settings every stack gives, and enum values", () => {
+  it("a removed stack config key or provider input, a newly required setting, a removed enum value", () => {
+    const schema = original();
+    const enumType = Object.keys(schema.types).find((token) => schema.types[token].enum)!;
+    const value = schema.types[enumType].enum[0].value as string;
+    const changes = breakingChanges(
+      schema,
+      edited((s) => {
+        delete s.config.variables.teamId;
+        delete s.provider.inputProperties.teamId;
+        s.provider.requiredInputs = [...(s.provider.requiredInputs ?? []), "baseUrl"];
+        s.types[enumType].enum = s.types[enumType].enum.slice(1);
+      }),
+    );
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        { subject: "compute:config.teamId", change: "setting removed" },
+        { subject: "pulumi:providers:compute.teamId", change: "input removed" },
+        { subject: "pulumi:providers:compute.baseUrl", change: "input is now required" },
+        { subject: `${enumType}.${value}`, change: "enum value removed" },
+      ]),
+    );
+    expect(changes).toHaveLength(4);
   });
 });
