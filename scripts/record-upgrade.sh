@@ -31,10 +31,16 @@ date=$(git log -1 --format=%cs "$commit")
 version=$(git show "$commit:package.json" | node -e 'console.log(JSON.parse(require("fs").readFileSync(0, "utf8")).version)')
 out="test/upgrades/recordings/$version-$commit/$program"
 passphrase=upgrade-recording
+# A recording is what users hold: never overwritten. Remove it by hand to record it again.
+[ ! -e "$out" ] || { echo "$out exists: a recording is never overwritten (remove it first to record it again)" >&2; exit 2; }
 
 compute_setup # this clone's build: the engine and the emulator that plays the service
 work=$(mktemp -d "${TMPDIR:-/tmp}/compute-record-XXXXXX")
 trap 'compute_emulator_stop; rm -rf "$work"' EXIT
+# Everything is written here first and moved into the repository at the end, whole: a face that
+# fails leaves no half recording behind for the suites to run.
+staged="$work/out/$program"
+git show "$commit:schema.json" >"$work/schema.json"
 
 echo "[record] installing $commit ($version, $date) as a user's project has it" >&2
 mkdir -p "$work/build"
@@ -68,21 +74,24 @@ for face in typescript yaml; do
     pulumi config set --secret wandbKey recorded-wandb-key >&2
     pulumi config set --secret registryPassword recorded-registry-password >&2
     pulumi up --yes --skip-preview --non-interactive >&2
-    mkdir -p "$OLDPWD/$out/$face"
-    pulumi stack export --file "$OLDPWD/$out/$face/stack.json"
+    mkdir -p "$staged/$face"
+    pulumi stack export --file "$staged/$face/stack.json"
   )
   # Frozen, then stopped: the saved state keeps the instant, and a restore starts from it.
   curl -fsS -X POST -H "authorization: Bearer $EMULATOR_ADMIN_TOKEN" -H 'content-type: application/json' \
     -d '{"freeze":true}' "$EMULATOR_URL/_emulator/clock" >/dev/null
   url=$EMULATOR_URL
   compute_emulator_stop
-  cp "$work/emulator-$face/data/state.json" "$out/$face/emulator.json"
-  (cd "$dir" && cp Pulumi.yaml Pulumi.upgrade.yaml "$OLDPWD/$out/$face/" && { [ ! -f index.ts ] || cp index.ts "$OLDPWD/$out/$face/"; })
+  cp "$work/emulator-$face/data/state.json" "$staged/$face/emulator.json"
+  cp "$dir/Pulumi.yaml" "$dir/Pulumi.upgrade.yaml" "$staged/$face/"
+  [ ! -f "$dir/index.ts" ] || cp "$dir/index.ts" "$staged/$face/"
   node -e '
     const [file, commit, date, version, url, passphrase] = process.argv.slice(1);
     const recording = { commit, date, version, stack: "upgrade", baseUrl: url, passphrase };
     require("fs").writeFileSync(file, JSON.stringify(recording, null, 2) + "\n");' \
-    "$out/$face/recording.json" "$commit" "$date" "$version" "$url" "$passphrase"
+    "$staged/$face/recording.json" "$commit" "$date" "$version" "$url" "$passphrase"
 done
-git show "$commit:schema.json" >"$(dirname "$out")/schema.json"
+mkdir -p "$(dirname "$out")"
+[ -e "$(dirname "$out")/schema.json" ] || cp "$work/schema.json" "$(dirname "$out")/schema.json"
+mv "$staged" "$out"
 echo "[record] wrote $out" >&2

@@ -46,6 +46,6 @@ export function runGitopsScript(e2e: E2EStack, script: string, argument: string,
 }
 
 /** The API requests since the log was last cleared that were not reads. */
-export async function mutations(e2e: E2EStack): Promise<string[]> {
+export async function mutations(e2e: Pick<E2EStack, "control">): Promise<string[]> {
   return (await e2e.control.requests()).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
 }

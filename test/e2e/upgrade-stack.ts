@@ -9,66 +9,28 @@
  * emulator that played the service then, and the restored emulator listens on another.
  */
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { EmulatorControl, startEmulator } from "../../emulator";
 import { ComputeClient, NotFoundError } from "../../sdk";
 import { resourceByToken } from "../../provider/resources";
-import { engineEnv, engineRoot, fileBackend, pulumiCommand, pulumiHome, REPO_ROOT } from "../../bench/lib/engine";
+import { engineEnv, engineRoot, pulumiCommand, pulumiHome, REPO_ROOT } from "../../bench/lib/engine";
+import { mutations } from "./cost-policy";
+import { fileStore, type Deployment } from "./harness";
+import { PROVIDER_KEY } from "../../provider/runtime/props";
+import { packageBuild } from "../../sdk/version";
+import { recordings, type Face, type Recording } from "../upgrades/recordings";
 
-export type Face = "typescript" | "yaml";
-
-/** What record-upgrade.sh wrote beside a recording. */
-interface RecordingMeta {
-  commit: string;
-  date: string;
-  version: string;
-  stack: string;
-  baseUrl: string;
-  passphrase: string;
-}
-
-export interface Recording {
-  /** `<version>-<commit>/<program>`: the build that made it and what it ran. */
-  name: string;
-  face: Face;
-  dir: string;
-  meta: RecordingMeta;
-}
-
-const RECORDINGS = path.join(REPO_ROOT, "test", "upgrades", "recordings");
-
-/** Every recording of `face`, oldest build first. */
-export function recordings(face: Face): Recording[] {
-  const found: Recording[] = [];
-  for (const build of readdirSync(RECORDINGS)) {
-    for (const program of readdirSync(path.join(RECORDINGS, build))) {
-      const dir = path.join(RECORDINGS, build, program, face);
-      if (!existsSync(path.join(dir, "recording.json"))) continue;
-      found.push({ name: `${build}/${program}`, face, dir, meta: JSON.parse(readFileSync(path.join(dir, "recording.json"), "utf8")) as RecordingMeta });
-    }
-  }
-  return found.sort((a, b) => a.meta.date.localeCompare(b.meta.date) || a.name.localeCompare(b.name));
-}
+export type { Face };
 
 /** One resource of a state: what the suites compare before and after. */
-export interface StateResource {
-  urn: string;
-  type: string;
-  id?: string;
-  outputs?: Record<string, unknown>;
-}
-
-interface Deployment {
-  resources?: StateResource[];
-  pending_operations?: unknown[];
-}
+type StateResource = NonNullable<Deployment["resources"]>[number];
 
 /** The resources of this package in a deployment, by URN (providers and the stack left out). */
 export function computeResources(deployment: Deployment): Map<string, StateResource> {
-  return new Map((deployment.resources ?? []).filter((r) => resourceByToken(r.type)).map((r) => [r.urn, r]));
+  return new Map((deployment.resources ?? []).filter((r) => resourceByToken(r.type)).map((r) => [r.urn!, r]));
 }
 
 export interface RestoredStack {
@@ -77,8 +39,10 @@ export interface RestoredStack {
   api: ComputeClient;
   /** The recording's state, as imported. */
   recorded: Map<string, StateResource>;
-  /** The stack's state now (`pulumi stack export`). */
+  /** The stack's state now (`pulumi stack export`, secrets decrypted). */
   state(): Promise<Deployment>;
+  /** Everything the state backend holds (state, history, backups), as text: secrets only as ciphertext. */
+  stateText(): Promise<string>;
   /** `pulumi <args>` in the program's folder with the stack's environment; resolves whatever its exit code. */
   cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   /** The recorded resources the service still has and that have not ended (what still bills or holds data). */
@@ -96,7 +60,10 @@ export async function restore(recording: Recording, pass: string): Promise<Resto
   const dataDir = path.join(scratch, "emulator");
   mkdirSync(dataDir, { recursive: true });
   cpSync(path.join(recording.dir, "emulator.json"), path.join(dataDir, "state.json"));
-  const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true, dataDir });
+  const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true, dataDir }).catch((error: unknown) => {
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  });
   // Inside the clone, where `pulumi-compute` resolves to this build; removed at the end.
   const workDir = path.join(REPO_ROOT, ".test-home", "upgrades", `${recording.name.replace(/\//g, "-")}-${recording.face}-${pass}-${process.pid}`);
   try {
@@ -111,7 +78,8 @@ export async function restore(recording: Recording, pass: string): Promise<Resto
       writeFileSync(path.join(workDir, file), moved(readFileSync(path.join(recording.dir, file), "utf8")));
     }
     const deployment = JSON.parse(moved(readFileSync(path.join(recording.dir, "stack.json"), "utf8"))) as { deployment: Deployment };
-    const envVars = engineEnv(fileBackend(path.join(scratch, "state")), passphrase);
+    const store = fileStore(path.join(scratch, "state"));
+    const envVars = engineEnv(store, passphrase);
     const home = await pulumiHome();
     const workspace = await LocalWorkspace.create({ workDir, pulumiHome: home, envVars, pulumiCommand: await pulumiCommand() });
     // The recorded settings file is in place first: `stack init` keeps its secrets salt.
@@ -127,6 +95,7 @@ export async function restore(recording: Recording, pass: string): Promise<Resto
       async state() {
         return ((await stack.exportStack()) as unknown as { deployment: Deployment }).deployment;
       },
+      stateText: () => store.text(),
       cli(args) {
         return new Promise((resolve, reject) => {
           execFile(path.join(engineRoot(), "bin", "pulumi"), [...args, "--stack", stackName, "--non-interactive"], { cwd: workDir, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
@@ -170,6 +139,9 @@ interface PreviewStep {
   urn: string;
 }
 
+/** The secret config values record-upgrade.sh gives every recording. */
+const RECORDED_SECRETS = ["recorded-wandb-key", "recorded-registry-password"];
+
 const idsOf = (resources: Map<string, StateResource>) => new Map([...resources].map(([urn, r]) => [urn, r.id]));
 
 /** A resource's recorded outputs but for `keys`. */
@@ -182,13 +154,17 @@ function outputsBut(resource: StateResource | undefined, keys: string[]): Record
  * - `destroy` straight after the upgrade (no `up` between, so the state's own provider runs it:
  *   a dynamic resource's recorded `__provider`) leaves nothing;
  * - `refresh` drops nothing; `preview` replaces, deletes and creates nothing; `up` keeps every
- *   id, asks the service to change nothing, and changes nothing in the state but `updates` (the
- *   dynamic face rewrites each recorded `__provider`: the engine runs `refresh` and `destroy`
- *   with it, so a new build must reach the state; with no `updates`, `preview` shows no update
- *   at all); a small real change (a sandbox's idle timeout) still updates in place; `destroy`
- *   then leaves nothing.
+ *   id and asks the service to change nothing;
+ * - the only updates are the dynamic face's `__provider` (the engine runs `refresh` and
+ *   `destroy` with the recorded one, so a new build must reach the state): `preview` updates
+ *   exactly the resources whose `__provider` the `up` then rewrites, to today's build, and
+ *   nothing else in their state changes; the native face shows no update at all;
+ * - a small real change (a sandbox's idle timeout) still updates in place; `destroy` then
+ *   leaves nothing.
  */
-export function describeUpgrades(face: Face, updates: string[]): void {
+export function describeUpgrades(face: Face): void {
+  // What an update after an upgrade may change: the forwarder, in the dynamic face only.
+  const updates = face === "typescript" ? [PROVIDER_KEY] : [];
   describe.each(recordings(face).map((recording) => [recording.name, recording] as const))("a %s stack", (_name, recording) => {
     it("is destroyed straight after the upgrade, leaving nothing", async () => {
       const restored = await restore(recording, "destroy");
@@ -216,23 +192,32 @@ export function describeUpgrades(face: Face, updates: string[]): void {
         expect(preview).toMatchObject({ code: 0 });
         const steps = (JSON.parse(preview.stdout) as { steps?: PreviewStep[] }).steps ?? [];
         expect(steps.filter((step) => DISRUPTIVE.has(step.op))).toEqual([]);
-        const updated = steps.filter((step) => step.op === "update").map((step) => step.urn);
-        if (updates.length === 0) expect(updated).toEqual([]);
+        const updated = steps
+          .filter((step) => step.op === "update")
+          .map((step) => step.urn)
+          .sort();
 
         await restored.control.clearRequests();
         await restored.stack.up();
         const upgraded = computeResources(await restored.state());
         expect(idsOf(upgraded)).toEqual(recordedIds);
-        const mutations = (await restored.control.requests()).filter((request) => request.method !== "GET");
-        expect(mutations).toEqual([]);
+        expect(await mutations(restored)).toEqual([]);
+        const rewritten = [...upgraded.keys()].filter((urn) => updates.some((key) => upgraded.get(urn)!.outputs?.[key] !== refreshed.get(urn)?.outputs?.[key])).sort();
+        expect(updated).toEqual(rewritten);
         for (const urn of updated) expect([urn, outputsBut(upgraded.get(urn), updates)]).toEqual([urn, outputsBut(refreshed.get(urn), updates)]);
+        // Every forwarder in the state is today's build's after the `up` (its captured build string).
+        if (face === "typescript") for (const [urn, resource] of upgraded) expect([urn, String(resource.outputs?.[PROVIDER_KEY])]).toEqual([urn, expect.stringContaining(JSON.stringify(packageBuild()))]);
+        // The recording's secrets (record-upgrade.sh) stay ciphertext through the upgrade, in
+        // everything the backend holds.
+        const stateText = await restored.stateText();
+        for (const secret of RECORDED_SECRETS) expect(stateText).not.toContain(secret);
 
         await restored.stack.setConfig("scratchIdleTimeout", { value: "1200" });
         const changed = await restored.stack.up();
         expect(changed.summary.resourceChanges).toMatchObject({ update: 1 });
         const after = computeResources(await restored.state());
         expect(idsOf(after)).toEqual(recordedIds);
-        const scratch = [...after.values()].find((r) => r.urn.endsWith("::scratch"))!;
+        const scratch = [...after].find(([urn]) => urn.endsWith("::scratch"))![1];
         expect(scratch.outputs).toMatchObject({ idleTimeoutSeconds: 1200 });
 
         await restored.stack.destroy();

@@ -7,4 +7,4 @@ import { describeUpgrades } from "./upgrade-stack";
 
 jest.setTimeout(300_000);
 
-describeUpgrades("typescript", ["__provider"]);
+describeUpgrades("typescript");

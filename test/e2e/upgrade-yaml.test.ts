@@ -6,4 +6,4 @@ import { describeUpgrades } from "./upgrade-stack";
 
 jest.setTimeout(300_000);
 
-describeUpgrades("yaml", []);
+describeUpgrades("yaml");
