@@ -79,7 +79,9 @@ export const resources: Readonly<Record<string, Handlers>> = Object.fromEntries(
  * build ever wrote is a stable surface (docs/upgrades.md; test/upgrades/ runs each one):
  * - builds up to 2026-11-23 (0.1.0 to 2eca3dc): `configure(config)`, then `pod.<method>` or
  *   `sandbox.<method>`, the two kinds those builds had;
- * - builds since 2026-11-25: `configure(config, { stack })`, then `handlersFor(token).<method>`.
+ * - builds of 2026-11-25 before the credentials change (afcc84d to a43e3ca): `configure(config)`,
+ *   then `handlersFor(token).<method>`;
+ * - builds since: `configure(config, { stack })`, then `handlersFor(token).<method>`.
  * The methods are the Handlers interface's, by those names (`remove` for delete).
  */
 export const pod: Handlers = resources.pod!;
