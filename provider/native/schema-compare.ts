@@ -164,11 +164,11 @@ export function breakingChanges(older: PackageSchema, newer: PackageSchema): Sch
   return out;
 }
 
-/** `a` is a later version than `b` (`major.minor.patch`). */
-function later(a: string, b: string): boolean {
+/** Orders two `major.minor.patch` versions (a pre-release suffix is ignored): negative when `a` is the earlier. */
+export function compareVersions(a: string, b: string): number {
   const [x, y] = [a, b].map((version) => version.split(/[.-]/).slice(0, 3).map(Number));
-  for (let i = 0; i < 3; i++) if (x![i] !== y![i]) return (x![i] ?? 0) > (y![i] ?? 0);
-  return false;
+  for (let i = 0; i < 3; i++) if (x![i] !== y![i]) return (x![i] ?? 0) - (y![i] ?? 0);
+  return 0;
 }
 
 /**
@@ -178,7 +178,7 @@ function later(a: string, b: string): boolean {
 function breakingNotes(changelog: string, baseline: string): string[] {
   const sections = changelog.split(/^## /m).filter((section) => {
     const heading = /^(\S+)/.exec(section)?.[1] ?? "";
-    return heading === "Unreleased" || (/^\d+\.\d+\.\d+/.test(heading) && later(heading, baseline));
+    return heading === "Unreleased" || (/^\d+\.\d+\.\d+/.test(heading) && compareVersions(heading, baseline) > 0);
   });
   return sections.flatMap((section) => (section.split(/^### /m).find((part) => /^Breaking\b/.test(part)) ?? "").split(/^- /m).slice(1));
 }

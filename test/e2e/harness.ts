@@ -85,7 +85,7 @@ export interface E2EStack {
    * passphrase), for what the Automation API has no call for. Resolves with its output whatever
    * its exit code.
    */
-  cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  cli(args: string[]): Promise<CliResult>;
   /** Pod, sandbox and cluster ids the stack's state knows. */
   stateIds(): Promise<LiveIds>;
   /** Pod, sandbox and cluster ids that exist (and bill) in the emulator (clusters of the fixture left out). */
@@ -147,6 +147,27 @@ function fewerCliRuns(stack: Stack, store: StateStore, workDir: string, env: () 
 /** How a secret value is marked in state (`sdk/go/common/resource/sig`). */
 const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+/** What a run of the engine's CLI printed, and its exit code. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `pulumi <args> --stack <stack> --non-interactive` in `workDir` with `env`, for what the
+ * Automation API has no call for. Resolves with its output whatever its exit code.
+ */
+export function runPulumi(workDir: string, stack: string, env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    execFile(path.join(engineRoot(), "bin", "pulumi"), [...args, "--stack", stack, "--non-interactive"], { cwd: workDir, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : undefined) : 0;
+      if (code === undefined) reject(error);
+      else resolve({ code, stdout, stderr });
+    });
+  });
+}
 
 /** A stack's last checkpoint: what `pulumi stack export` prints as its deployment. */
 export interface Deployment {
@@ -265,14 +286,8 @@ export async function createE2EStack(givenName: string, options: { program?: str
       return { pods: ids("pod"), sandboxes: ids("sandbox"), clusters: ids("cluster") };
     },
     liveIds,
-    async cli(args) {
-      return new Promise((resolve, reject) => {
-        execFile(path.join(engineRoot(), "bin", "pulumi"), [...args, "--stack", name, "--non-interactive"], { cwd: workDir, env: cliEnv(), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === "number" ? error.code : undefined) : 0;
-          if (code === undefined) reject(error);
-          else resolve({ code, stdout, stderr });
-        });
-      });
+    cli(args) {
+      return runPulumi(workDir, name, cliEnv(), args);
     },
     stateText() {
       return store.text();

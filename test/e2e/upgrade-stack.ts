@@ -8,7 +8,6 @@
  * The one thing changed on the way in is the service's URL: the recording names the port of the
  * emulator that played the service then, and the restored emulator listens on another.
  */
-import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -16,9 +15,9 @@ import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { EmulatorControl, startEmulator } from "../../emulator";
 import { ComputeClient, NotFoundError } from "../../sdk";
 import { resourceByToken } from "../../provider/resources";
-import { engineEnv, engineRoot, pulumiCommand, pulumiHome, REPO_ROOT } from "../../bench/lib/engine";
+import { engineEnv, pulumiCommand, pulumiHome, REPO_ROOT } from "../../bench/lib/engine";
 import { mutations } from "./cost-policy";
-import { fileStore, type Deployment } from "./harness";
+import { fileStore, runPulumi, type CliResult, type Deployment } from "./harness";
 import { PROVIDER_KEY } from "../../provider/runtime/props";
 import { packageBuild } from "../../sdk/version";
 import { recordings, type Face, type Recording } from "../upgrades/recordings";
@@ -36,7 +35,6 @@ export function computeResources(deployment: Deployment): Map<string, StateResou
 export interface RestoredStack {
   stack: Stack;
   control: EmulatorControl;
-  api: ComputeClient;
   /** The recording's state, as imported. */
   recorded: Map<string, StateResource>;
   /** The stack's state now (`pulumi stack export`, secrets decrypted). */
@@ -44,7 +42,7 @@ export interface RestoredStack {
   /** Everything the state backend holds (state, history, backups), as text: secrets only as ciphertext. */
   stateText(): Promise<string>;
   /** `pulumi <args>` in the program's folder with the stack's environment; resolves whatever its exit code. */
-  cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  cli(args: string[]): Promise<CliResult>;
   /** The recorded resources the service still has and that have not ended (what still bills or holds data). */
   stillThere(): Promise<string[]>;
   dispose(): Promise<void>;
@@ -90,21 +88,12 @@ export async function restore(recording: Recording, pass: string): Promise<Resto
     return {
       stack,
       control,
-      api,
       recorded: computeResources(deployment.deployment),
       async state() {
         return ((await stack.exportStack()) as unknown as { deployment: Deployment }).deployment;
       },
       stateText: () => store.text(),
-      cli(args) {
-        return new Promise((resolve, reject) => {
-          execFile(path.join(engineRoot(), "bin", "pulumi"), [...args, "--stack", stackName, "--non-interactive"], { cwd: workDir, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-            const code = error ? (typeof error.code === "number" ? error.code : undefined) : 0;
-            if (code === undefined) reject(error);
-            else resolve({ code, stdout, stderr });
-          });
-        });
-      },
+      cli: (args) => runPulumi(workDir, stackName, env, args),
       async stillThere() {
         const left: string[] = [];
         for (const resource of computeResources(deployment.deployment).values()) {

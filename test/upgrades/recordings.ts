@@ -4,6 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
+import { compareVersions } from "../../provider/native/schema-compare";
 
 export type Face = "typescript" | "yaml";
 
@@ -29,13 +30,9 @@ export interface Recording {
 
 export const RECORDINGS = path.join(__dirname, "recordings");
 
-const versionParts = (version: string) => version.split(/[.-]/).slice(0, 3).map(Number);
-
 /** Oldest build first: by version, then by the build's date. */
 function byBuild(a: Recording, b: Recording): number {
-  const [x, y] = [versionParts(a.meta.version), versionParts(b.meta.version)];
-  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return a.meta.date.localeCompare(b.meta.date) || a.name.localeCompare(b.name);
+  return compareVersions(a.meta.version, b.meta.version) || a.meta.date.localeCompare(b.meta.date) || a.name.localeCompare(b.name);
 }
 
 /** Every recording (of `face`, when given), oldest build first. */
