@@ -14,7 +14,7 @@
  * expected error's exact print is remembered and that one write is dropped; nothing else that
  * goes to stderr is touched.
  */
-import { ApiError, ComputeError } from "../../sdk";
+import { ApiError, ComputeError, type NotFoundError } from "../../sdk";
 import { PartialFailure } from "./partial";
 import { WaitFailed } from "./wait";
 
@@ -58,6 +58,8 @@ function silenced(): Set<string> {
  */
 export function userFacing(error: unknown, kind: string, name: string, operation: string): unknown {
   if (!expected(error)) return error;
+  // A lookup's line already names the kind and what was looked for: "read failed" would only blur it.
+  if (error instanceof LookupFailed) return error;
   const what = error instanceof ApiError ? apiFailureLine(error) : error.message;
   // A copy: one error object may fail many calls (the run's key check, a shared list), and each
   // must say only its own resource.
@@ -87,4 +89,37 @@ export function functionFailure(name: string, error: unknown): unknown {
   const failed = new Error(`${name} failed: ${error instanceof ApiError ? apiFailureLine(error) : error.message}`);
   failed.stack = failed.message;
   return failed;
+}
+
+/**
+ * A lookup that found no object, or more than one: a static `get` (the read of an object the
+ * stack does not hold) or a `get<Kind>` function (provider/functions.ts). Its message is the
+ * whole story, in one line that names the kind by its type token and what was looked for.
+ */
+export class LookupFailed extends ComputeError {
+  static override readonly brand: string = "LookupFailed";
+  constructor(message: string) {
+    super(message);
+    this.stack = message;
+  }
+}
+
+/** No object of kind `token` has this id; `cause` is the service's 404, worded as every API failure is. */
+export function notFound(token: string, id: string, cause?: NotFoundError): LookupFailed {
+  return new LookupFailed(`${token} ${JSON.stringify(id)} not found${cause ? `: ${apiFailureLine(cause)}` : ""}`);
+}
+
+/** The object of kind `token` with this id exists but has ended: nothing to look up any more. */
+export function endedLookup(token: string, id: string, state: string): LookupFailed {
+  return new LookupFailed(`${token} ${JSON.stringify(id)} not found: it is ${state}`);
+}
+
+/** No object of kind `token` has this name. */
+export function noneNamed(token: string, name: string): LookupFailed {
+  return new LookupFailed(`${token} named ${JSON.stringify(name)} not found`);
+}
+
+/** More than one object of kind `token` has this name: each id, so the program can pick one. */
+export function ambiguousName(token: string, name: string, ids: string[]): LookupFailed {
+  return new LookupFailed(`${token} named ${JSON.stringify(name)} is ambiguous: ${ids.length} match (${ids.join(", ")}); look it up by id`);
 }

@@ -12,16 +12,18 @@
  * - create: an adopt-by-id input, or the owner-marked resource an interrupted run left behind,
  *   or a new one; then one wait with one deadline; a failure once the resource exists is a
  *   partial failure that records it (never a leak), and strays are settled only after success;
- * - read: gone or ended is dropped from the state; an import gets the shortest inputs;
+ * - read: gone or ended is dropped from the state; an import gets the shortest inputs, and a
+ *   read by id alone (an import, a static `get`) of what is gone or ended fails in one line;
  * - delete: idempotent, and never of what a replacement adopted in this process;
  * - every method but check and create reads the recorded state in today's shape, and every
  *   state written carries today's version (state-versions.ts).
  */
 import { ComputeError, CreatedButUnreadableError, NotFoundError, withSpec } from "../../sdk";
-import { createFields, inputsOf, type DiffResult, type InputList, type ResourceDefinition } from "../resources/definition";
+import { createFields, inputsOf, nativeToken, type DiffResult, type InputList, type ResourceDefinition } from "../resources/definition";
 import { readinessInputViolations } from "../resources/readiness";
 import { findLeftBehind, markReplacing, wasAdopted } from "./adoption";
 import { proveKeyFor } from "./credentials";
+import { endedLookup, notFound } from "./errors";
 import { toCheckFailures, type CheckFailure } from "./check-failures";
 import { reportEstimate } from "./cost-estimate";
 import { WaitFailed, awaitState, endedBecause, readyTimeoutSeconds } from "./wait";
@@ -221,20 +223,29 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     const props = upgradedState(definition, recorded);
     // Shared with the other reads of the family under way: a refresh of 1000 resources is a few lists.
     const api = client();
+    let missing: NotFoundError | undefined;
     const found = await readById(api, `read:${kind}`, definition.family(api), id)
       .catch((error: unknown) => {
-        if (error instanceof NotFoundError) return undefined;
-        throw error;
+        if (!(error instanceof NotFoundError)) throw error;
+        missing = error;
+        return undefined;
       });
     // A rotated key's 404 may be another account's answer: never a reason to forget (credentials.ts).
     await proveKeyFor(kind, String(props.name ?? id), id, async () => found !== undefined);
-    if (!found) return { id: "" };
+    // A read with nothing recorded (an import, a static `get`, YAML's `get`: the id alone) looks
+    // an object up: one that is not there is a failure there, not a removal from the state.
+    const lookingUp = Object.keys(withoutProvider(recorded)).length === 0;
+    if (!found) {
+      if (lookingUp) throw notFound(nativeToken(definition), id, missing);
+      return { id: "" };
+    }
     const live: Live = found;
     if (ended(live)) {
+      if (lookingUp) throw endedLookup(nativeToken(definition), id, `${stateOf(live)}${endedBecause(definition, live)}`);
       report(kind, String(props.name ?? id), `is ${stateOf(live)}${endedBecause(definition, live)}: removed from the stack`);
       return { id: "" };
     }
-    // Refresh knows the recorded outputs; an import (native plugin) knows only the id.
+    // Refresh knows the recorded outputs; an import or a `get` knows only the id.
     const importing = props[definition.idOutput] === undefined;
     const inputs = (importing ? definition.imported(live) : (definition.refreshed?.(props, live) ?? inputsOf(definition.inputs, props))) as Props;
     // What the last probing found stands until the next create or update probes again.
