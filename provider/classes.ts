@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { forwardingProvider } from "./forwarder";
+import { MAYBE_SECRET } from "./functions";
 import { clusterResource } from "./resources/cluster";
 import { podResource } from "./resources/pod";
 import { sandboxResource } from "./resources/sandbox";
@@ -25,6 +26,11 @@ export type ResourceObject<I extends InputList, O extends OutputList> = pulumi.d
 /** A resource class: `new Pod(name, args, opts)`, with `provider` the one object Pulumi serializes for it. */
 export interface ResourceClass<I extends InputList, O extends OutputList> {
   new (name: string, args: ArgsOf<I>, opts?: pulumi.CustomResourceOptions): ResourceObject<I, O>;
+  /**
+   * The live object with this id, which the stack does not own: read (at preview too), never
+   * created, updated or deleted. A missing id fails the run in one line naming the kind and the id.
+   */
+  get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): ResourceObject<I, O>;
   readonly provider: pulumi.dynamic.ResourceProvider;
 }
 
@@ -40,20 +46,31 @@ export function resourceClass<I extends InputList, O extends OutputList>(definit
   // Inputs that are always secret are kept secret in the state whatever the program passed.
   const alwaysSecret = secretInputs(definition.inputs);
   const secrets = [...secretOutputs(definition.outputs), ...alwaysSecret];
+  // Read by id, the inputs come from the live object, whose maker's secrets it cannot tell apart.
+  const lookupSecrets = MAYBE_SECRET.filter((key) => key in definition.inputs);
   const placeholders = { ...unresolved(definition.outputs), ...("name" in definition.inputs ? { name: undefined } : {}) };
+  /**
+   * What the constructor registers. With `opts.id` it is a read (`get`): the engine's read step
+   * calls the provider's `read` with the id and these properties, which then hold only the
+   * serialized provider (undefined values are not sent), so `read`, knowing no recorded state,
+   * takes the inputs from the live object. Those come from whoever made it, whose secrets it
+   * cannot tell apart: each input that may hold one stays secret whole.
+   */
+  function registration(name: string, given: ArgsOf<I>, opts: pulumi.CustomResourceOptions): [Record<string, unknown>, pulumi.CustomResourceOptions] {
+    const secretOutputsOf = (extra: readonly string[]) => ({ ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...secrets, ...extra] });
+    if (opts.id !== undefined) return [{ ...placeholders }, secretOutputsOf(lookupSecrets)];
+    const args: Record<string, unknown> = { ...given };
+    for (const key of alwaysSecret) if (args[key] !== undefined) args[key] = pulumi.secret(args[key]);
+    return [{ ...placeholders, ...args, namePrefix: name, ownerMark: ownerMarkOf(name, token, opts), secretInputs: secretInputNames(args) }, secretOutputsOf([])];
+  }
   const made = class extends pulumi.dynamic.Resource {
     static readonly provider = provider;
+    /** The live object `id`, which the stack does not own: read, never created (see `ResourceClass.get`). */
+    static get(name: string, id: pulumi.Input<pulumi.ID>, opts: pulumi.CustomResourceOptions = {}) {
+      return new made(name, {} as ArgsOf<I>, { ...opts, id });
+    }
     constructor(name: string, given: ArgsOf<I>, opts: pulumi.CustomResourceOptions = {}) {
-      const args: Record<string, unknown> = { ...given };
-      for (const key of alwaysSecret) if (args[key] !== undefined) args[key] = pulumi.secret(args[key]);
-      super(
-        provider,
-        name,
-        { ...placeholders, ...args, namePrefix: name, ownerMark: ownerMarkOf(name, token, opts), secretInputs: secretInputNames(args) },
-        { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...secrets] },
-        DYNAMIC_MODULE,
-        definition.name,
-      );
+      super(provider, name, ...registration(name, given, opts), DYNAMIC_MODULE, definition.name);
       // The id output is the resource's id: known in the preview of an update too, where the
       // dynamic-provider host leaves every other output unknown (it has no preview of updates).
       Object.defineProperty(this, definition.idOutput, { value: this.id, enumerable: true });

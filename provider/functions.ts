@@ -1,6 +1,7 @@
 /**
  * The data-source functions, stated once: catalog, templates, sandboxes by label, a Hub
- * repository. `FUNCTIONS` holds each one's description, arguments, SDK call and result (the
+ * repository, and one lookup per resource kind (`getPod`, …: one object by id or by name,
+ * which need not belong to the stack; docs/lookups.md). `FUNCTIONS` holds each one's description, arguments, SDK call and result (the
  * contract's zod schemas the SDK reads the answer with); it feeds the TypeScript functions
  * below, the native plugin's Invoke (native/invoke.ts) and the package schema's function
  * shapes (native/function-shapes.ts). A TypeScript function runs in the program's own process
@@ -13,10 +14,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { CpuType, DataCenter, GpuType, HubRepo, Sandbox, SandboxState, Template, stringMap } from "../contract";
-import { fromStackConfig, type ComputeClient } from "../sdk";
-import { functionFailure } from "./runtime/errors";
+import { Cluster, CpuType, DataCenter, Endpoint, GpuType, HubRepo, NetworkVolume, Pod, Registry, Sandbox, SandboxState, Template, parseWire, stringMap } from "../contract";
+import { ComputeError, NotFoundError, fromStackConfig, keyWithoutMark, parseKey, splitMarkedName, type ComputeClient, type RegisteredKey } from "../sdk";
+import { ambiguousName, functionFailure, noneNamed, notFound } from "./runtime/errors";
 import { clientFor } from "./runtime/settings";
+import { nativeToken } from "./tokens";
 
 /** One function: the SDK's answer to `call` is what `result` reads (a list of them with `listMember`). */
 export interface DataSource<A extends z.ZodObject = z.ZodObject, R extends z.ZodType = z.ZodType, L extends string | undefined = string | undefined> {
@@ -28,11 +30,137 @@ export interface DataSource<A extends z.ZodObject = z.ZodObject, R extends z.Zod
   /** A list result: the member of Invoke's answer that holds it. */
   readonly listMember?: L;
   readonly call: (client: ComputeClient, args: z.output<A>) => Promise<L extends string ? z.output<R>[] : z.output<R>>;
+  /**
+   * What a program passed, read with `args` (the contract's wording) before any call, or a
+   * ComputeError with every violation at once, each naming its field and rule. Both faces (the
+   * TypeScript function, Invoke) read their arguments with it.
+   */
+  readonly readArgs: (args: unknown) => z.output<A>;
 }
 
-const dataSource = <A extends z.ZodObject, R extends z.ZodType, L extends string | undefined = undefined>(spec: DataSource<A, R, L>) => spec;
+const dataSource = <A extends z.ZodObject, R extends z.ZodType, L extends string | undefined = undefined>(spec: Omit<DataSource<A, R, L>, "readArgs">): DataSource<A, R, L> => ({
+  ...spec,
+  readArgs(args) {
+    const read = parseWire(spec.args as unknown as z.ZodType<z.output<A>>, args);
+    if (!read.ok) throw new ComputeError(`invalid arguments: ${read.violations.join("; ")}`);
+    return read.value;
+  },
+});
 
 const noArgs = z.object({});
+
+/**
+ * Members of a live object whose values may be secrets of whoever made it (a pod's `env` holds
+ * its Jupyter password and whatever tokens its maker gave as secrets). A lookup cannot tell
+ * which values those are: a function's result leaves these members out, and a static `get`
+ * (provider/classes.ts) keeps them secret in the state.
+ */
+export const MAYBE_SECRET = ["env"] as const;
+
+/** The arguments of a lookup: the object's id, or its name; exactly one (every violation at once). */
+const idOrName = z
+  .object({
+    id: z.string().min(1).optional(),
+    name: z.string().min(1).optional(),
+  })
+  .superRefine(
+    (args, ctx) => {
+      if (args.id !== undefined && args.name !== undefined) ctx.addIssue({ code: "custom", path: ["name"], message: "cannot be combined with id (exactly one of id or name)" });
+      if (args.id === undefined && args.name === undefined) ctx.addIssue({ code: "custom", path: ["id"], message: "exactly one of id or name is required" });
+    },
+    // Also when a member has the wrong type: all violations at once.
+    { when: () => true },
+  );
+
+/** What a TypeScript program passes to a lookup: the object's id, or its name. */
+export type LookupArgs = { id: string; name?: never } | { name: string; id?: never };
+
+/**
+ * The schema a value is read with, without what only allows it to be absent or null, before any
+ * transform (as native/function-shapes.ts reads a result's members; that module imports this
+ * table, so it cannot lend its own here).
+ */
+function coreSchema(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return coreSchema(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodPipe) return coreSchema(schema.in as z.ZodType);
+  return schema;
+}
+
+/**
+ * `value` with only the members `schema` declares, at every depth. The SDK reads answers
+ * tolerantly, keeping members it does not know; a lookup answers only what its schema (and so
+ * the package schema and docs) says, so a member the service adds later, or a secret it should
+ * never have answered, cannot reach a program or a state through it.
+ */
+function declaredOnly(schema: z.ZodType, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  const read = coreSchema(schema);
+  if (read instanceof z.ZodArray && Array.isArray(value)) return value.map((item) => declaredOnly(read.element as z.ZodType, item));
+  if (read instanceof z.ZodRecord && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, declaredOnly(read.valueType as z.ZodType, item)]));
+  }
+  if (read instanceof z.ZodObject && typeof value === "object") {
+    const shape = read.shape as Record<string, z.ZodType>;
+    return Object.fromEntries(Object.entries(value).filter(([key]) => Object.hasOwn(shape, key)).map(([key, item]) => [key, declaredOnly(shape[key]!, item)]));
+  }
+  return value;
+}
+
+/** How a lookup finds objects of one kind with the SDK: by id, and the list a name is searched in. */
+interface Finder<T extends { id: string }> {
+  get(client: ComputeClient, id: string): Promise<T>;
+  list(client: ComputeClient): Promise<T[]>;
+  /** The object's name as a program gives it; default: its name without the owner mark a stack adds to it (sdk/ownership.ts). */
+  nameOf?(item: T): string;
+}
+
+/**
+ * The one object `args` names: by id (the service's 404 becomes the lookup's not-found line), or
+ * the single one with that name (none, or more than one, fails in one line naming the ids).
+ */
+async function findOne<T extends { id: string }>(token: string, client: ComputeClient, args: { id?: string; name?: string }, finder: Finder<T>): Promise<T> {
+  if (args.id !== undefined) {
+    const id = args.id;
+    return finder.get(client, id).catch((error: unknown) => {
+      throw error instanceof NotFoundError ? notFound(token, id, error) : error;
+    });
+  }
+  const name = args.name!;
+  const nameOf = finder.nameOf ?? ((item: T) => splitMarkedName(String((item as { name?: unknown }).name ?? "")).name);
+  const matches = (await finder.list(client)).filter((item) => nameOf(item) === name);
+  if (matches.length === 0) throw noneNamed(token, name);
+  if (matches.length > 1) throw ambiguousName(token, name, matches.map((item) => item.id));
+  return matches[0]!;
+}
+
+/** The lookup of one resource kind (`Pod`, named as its resource type): arguments `idOrName`, the result as `result` declares it. */
+function lookup<T extends { id: string }, R extends z.ZodType>(resource: string, doc: string, result: R, finder: Finder<T>) {
+  const token = nativeToken(resource);
+  return dataSource<typeof idOrName, R, undefined>({
+    doc: `${doc} Give its \`id\` or its \`name\`, exactly one; none, or a name that more than one has, fails in one line.`,
+    args: idOrName,
+    result,
+    call: async (client, args) => declaredOnly(result, await findOne(token, client, args, finder)) as z.output<R>,
+  });
+}
+
+/** A result schema without the members that may hold secrets (MAYBE_SECRET). */
+const withoutSecrets = <S extends z.ZodObject>(schema: S) => schema.omit(Object.fromEntries(MAYBE_SECRET.map((key) => [key, true])) as never) as z.ZodObject;
+
+/** A pod as the SDK reads it (its command decoded from `args`), without `env`. */
+const PodFound = z.pipe(withoutSecrets(Pod.in), Pod.out as unknown as z.ZodTransform<Omit<Pod, (typeof MAYBE_SECRET)[number]>, Record<string, unknown>>);
+const TemplateFound = withoutSecrets(Template) as unknown as z.ZodType<Omit<Template, (typeof MAYBE_SECRET)[number]>>;
+const EndpointFound = withoutSecrets(Endpoint) as unknown as z.ZodType<Omit<Endpoint, (typeof MAYBE_SECRET)[number]>>;
+
+/** One of the account's SSH keys (sdk/ssh-keys.ts): the service answers only the lines, so this reads the SDK's parse of one. */
+const SshKeyFound = z.object({
+  id: z.string(),
+  type: z.string(),
+  comment: z.string(),
+  line: z.string(),
+});
+/** An SSH key line's comment as the program wrote it: without the owner mark a stack adds. */
+const keyComment = (key: { line: string }) => parseKey(keyWithoutMark(key.line)).comment;
 
 /** Keyed by the TypeScript function's name; the schema token is `compute:index:<name>`. */
 export const FUNCTIONS = {
@@ -77,9 +205,47 @@ export const FUNCTIONS = {
     result: HubRepo,
     call: (client, args) => client.hub.get(args.ref),
   }),
+  getPod: lookup("Pod", "One pod, which need not belong to the stack; its `env` is left out (its values may be secrets).", PodFound, {
+    get: (client, id) => client.pods.get(id),
+    list: (client) => client.pods.list(),
+  }),
+  getSandbox: lookup("Sandbox", "One sandbox, which need not belong to the stack.", Sandbox, {
+    get: (client, id) => client.sandboxes.get(id),
+    list: (client) => client.sandboxes.list(),
+  }),
+  getNetworkVolume: lookup("NetworkVolume", "One network volume, which need not belong to the stack.", NetworkVolume, {
+    get: (client, id) => client.networkVolumes.get(id),
+    list: (client) => client.networkVolumes.list(),
+  }),
+  getTemplate: lookup("Template", "One template, the account's own or a public one; its `env` is left out (its values may be secrets).", TemplateFound, {
+    get: (client, id) => client.templates.get(id),
+    // The account's own (GET /v2/templates) and the public ones the catalog adds, each once.
+    list: async (client) => {
+      const [own, catalog] = await Promise.all([client.templates.list(), client.catalog.templates()]);
+      return [...new Map([...catalog, ...own].map((template) => [template.id, template])).values()];
+    },
+  }),
+  getRegistryCredential: lookup("RegistryCredential", "One registry credential: its id and name (the service never answers its username or password).", Registry, {
+    get: (client, id) => client.registries.get(id),
+    list: (client) => client.registries.list(),
+  }),
+  getSshKey: lookup("SshKey", "One of the account's SSH keys: `id` is its fingerprint (`SHA256:…`), `name` its comment.", SshKeyFound, {
+    get: (client, id) => client.sshKeys.get(id),
+    list: (client) => client.sshKeys.list(),
+    nameOf: (key: RegisteredKey) => keyComment(key),
+  }),
+  getServerlessEndpoint: lookup("ServerlessEndpoint", "One serverless endpoint, which need not belong to the stack; its `env` is left out (its values may be secrets).", EndpointFound, {
+    get: (client, id) => client.serverless.get(id),
+    list: (client) => client.serverless.list(),
+  }),
+  getCluster: lookup("Cluster", "One cluster, which need not belong to the stack.", Cluster, {
+    get: (client, id) => client.clusters.get(id),
+    list: (client) => client.clusters.list(),
+  }),
 } as const;
 
 export type FunctionName = keyof typeof FUNCTIONS;
+
 
 function programClient(): ComputeClient {
   // runtime.getConfig reads the decrypted stack configuration without turning every result
@@ -95,12 +261,17 @@ function programClient(): ComputeClient {
  */
 function programCall<N extends FunctionName>(name: N, args: Parameters<(typeof FUNCTIONS)[N]["call"]>[1]): ReturnType<(typeof FUNCTIONS)[N]["call"]> {
   const fn = FUNCTIONS[name] as unknown as DataSource;
-  return fn.call(programClient(), args).catch((error: unknown) => {
-    const failure = functionFailure(name, error);
-    if (failure === error) throw error;
-    const { RunError } = require("@pulumi/pulumi") as typeof pulumi;
-    throw new RunError((failure as Error).message);
-  }) as ReturnType<(typeof FUNCTIONS)[N]["call"]>;
+  const { RunError } = require("@pulumi/pulumi") as typeof pulumi;
+  return Promise.resolve()
+    .then(() => {
+      const read = fn.readArgs(args); // before anything is asked of the service
+      return fn.call(programClient(), read);
+    })
+    .catch((error: unknown) => {
+      const failure = functionFailure(name, error);
+      if (failure === error) throw error;
+      throw new RunError((failure as Error).message);
+    }) as ReturnType<(typeof FUNCTIONS)[N]["call"]>;
 }
 
 export function getGpuTypes(): Promise<GpuType[]> {
@@ -125,4 +296,36 @@ export function getSandboxes(args: { labels?: Record<string, string>; state?: Sa
 
 export function getHubRepo(ref: string): Promise<HubRepo> {
   return programCall("getHubRepo", { ref });
+}
+
+export function getPod(args: LookupArgs): Promise<z.output<typeof PodFound>> {
+  return programCall("getPod", args);
+}
+
+export function getSandbox(args: LookupArgs): Promise<Sandbox> {
+  return programCall("getSandbox", args);
+}
+
+export function getNetworkVolume(args: LookupArgs): Promise<NetworkVolume> {
+  return programCall("getNetworkVolume", args);
+}
+
+export function getTemplate(args: LookupArgs): Promise<z.output<typeof TemplateFound>> {
+  return programCall("getTemplate", args);
+}
+
+export function getRegistryCredential(args: LookupArgs): Promise<Registry> {
+  return programCall("getRegistryCredential", args);
+}
+
+export function getSshKey(args: LookupArgs): Promise<z.output<typeof SshKeyFound>> {
+  return programCall("getSshKey", args);
+}
+
+export function getServerlessEndpoint(args: LookupArgs): Promise<z.output<typeof EndpointFound>> {
+  return programCall("getServerlessEndpoint", args);
+}
+
+export function getCluster(args: LookupArgs): Promise<Cluster> {
+  return programCall("getCluster", args);
 }

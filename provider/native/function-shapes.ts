@@ -34,6 +34,14 @@ function core(schema: z.ZodType): z.ZodType {
   return schema;
 }
 
+/**
+ * The schema without its rules between members (a lookup's "exactly one of id or name"): they
+ * say nothing of whether each member may be left out, and the smallest answer breaks them.
+ */
+function withoutCrossMemberRules(schema: z.ZodType): z.ZodType {
+  return schema instanceof z.ZodObject && (schema.def.checks?.length ?? 0) > 0 ? schema.clone({ ...schema.def, checks: [] }) : schema;
+}
+
 function objectOf(schema: z.ZodType, path: string): z.ZodObject {
   const object = core(schema);
   if (!(object instanceof z.ZodObject)) throw new Error(`${path}: not an object schema`);
@@ -75,7 +83,7 @@ function smallestObject(object: z.ZodObject, path: string): Record<string, unkno
 /** The members of the object `schema` reads, each with its presence in what the SDK returns. */
 function membersOf(schema: z.ZodType, path: string): Members {
   const object = objectOf(schema, path);
-  const parsed = schema.safeParse(smallestObject(object, path));
+  const parsed = withoutCrossMemberRules(schema).safeParse(smallestObject(object, path));
   if (!parsed.success) throw new Error(`${path}: the smallest answer does not read: ${parsed.error.message}`);
   const read = parsed.data as Record<string, unknown>;
   return Object.fromEntries(

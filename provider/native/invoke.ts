@@ -1,10 +1,10 @@
 /**
  * The data-source functions served through Invoke, `compute:index:<name>`: the table of
  * provider/functions.ts, called with the plugin's configured client. The arguments are read
- * with the function's own schema (a wrong one is refused with the contract's wording), and a
+ * with the function's own schema (`readArgs`: every wrong one is refused at once, with the
+ * contract's wording, before any call), and a
  * list result comes back under its `listMember`, since Invoke returns an object.
  */
-import { parseWire } from "../../sdk";
 import { FUNCTIONS, type DataSource, type FunctionName } from "../functions";
 import { requireConfiguredKey } from "../runtime/credentials";
 import { functionFailure } from "../runtime/errors";
@@ -17,11 +17,16 @@ export function functionFor(token: string): ((args: Props) => Promise<Props>) | 
   if (!name || !Object.hasOwn(FUNCTIONS, name)) return undefined;
   const fn: DataSource = FUNCTIONS[name as FunctionName];
   return async (args) => {
-    const read = parseWire(fn.args, args);
-    if (!read.ok) throw new Error(`${name}: invalid arguments: ${read.violations.join("; ")}`);
+    let read: Props;
+    try {
+      // Before the key check and any call: a wrong argument fails at preview, whatever the service.
+      read = fn.readArgs(args);
+    } catch (error) {
+      throw functionFailure(name, error);
+    }
     // Functions run for a program (`up`, `preview`): with the configured key, never a stand-in.
     await requireConfiguredKey();
-    const result = await fn.call(client(), read.value).catch((error: unknown) => {
+    const result = await fn.call(client(), read).catch((error: unknown) => {
       throw functionFailure(name, error);
     });
     return fn.listMember ? { [fn.listMember]: result } : ({ ...(result as object) } as Props);
