@@ -64,9 +64,26 @@ VERSION_VAR="github.com/pulumi/pulumi/sdk/v3/go/common/version.Version"
 
 log() { printf '[engine] %s\n' "$*" >&2; }
 
+# go_version_at_least <x.y.z>: whether the `go` on PATH is that release or later. A version it
+# cannot read (a development build) counts as recent enough.
+go_version_at_least() {
+  local have want=$1
+  have=$(go env GOVERSION 2>/dev/null)
+  have=${have#go}
+  have=${have%%[!0-9.]*}
+  [[ $have =~ ^[0-9]+(\.[0-9]+)*$ ]] || return 0
+  [ "$(printf '%s\n%s\n' "$want" "$have" | sort -V | head -n 1)" = "$want" ]
+}
+
 require_go() {
   if ! command -v go >/dev/null 2>&1; then
     log "error: Go is not on PATH. The Pulumi engine is built from Go modules; install Go >= 1.25.11 and retry."
+    exit 1
+  fi
+  # An older Go fails inside `go build` with a message that points elsewhere (the module proxy):
+  # say so first. `go env GOVERSION` is `go1.25.11` (or `go1.26rc1`, `devel …`: let those pass).
+  if ! go_version_at_least 1.25.11; then
+    log "error: Go >= 1.25.11 is required to build the Pulumi engine (found $(go env GOVERSION)). Install a newer Go and retry."
     exit 1
   fi
   # Added to, not replaced: a machine may need its own (-buildvcs=false where git cannot read the tree).

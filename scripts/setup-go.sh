@@ -32,6 +32,16 @@ if ! command -v go >/dev/null 2>&1; then
   log "error: Go >= 1.25.11 is required for Go programs (the engine itself is built with it)"
   exit 1
 fi
+# The same floor as the engine build (scripts/install-pulumi-engine.sh); a development build of
+# Go, whose version cannot be read, passes.
+go_version=$(go env GOVERSION 2>/dev/null)
+go_version=${go_version#go}
+go_version=${go_version%%[!0-9.]*}
+if [[ $go_version =~ ^[0-9]+(\.[0-9]+)*$ ]] \
+  && [ "$(printf '1.25.11\n%s\n' "$go_version" | sort -V | head -n 1)" != 1.25.11 ]; then
+  log "error: Go >= 1.25.11 is required for Go programs (found $(go env GOVERSION))"
+  exit 1
+fi
 
 # 1. The language host, built with the engine (and, like it, kept in the cache).
 bash scripts/install-pulumi-engine.sh --go >/dev/null

@@ -12,8 +12,9 @@ cd "$(dirname "$0")/.."
 
 log() { printf '[setup] %s\n' "$*" >&2; }
 
-node_major=$(node -p 'process.versions.node.split(".")[0]')
-if [ "$node_major" -lt 20 ]; then
+# package.json `engines`: Node.js >= 20.18 (major and minor, not the major alone).
+if ! node -e 'const [major, minor] = process.versions.node.split(".").map(Number);
+  process.exit(major > 20 || (major === 20 && minor >= 18) ? 0 : 1)'; then
   log "error: Node.js >= 20.18 is required (found $(node -v))"
   exit 1
 fi
