@@ -27,10 +27,16 @@ cd "$(dirname "$0")/.."
 log() { printf '[release] %s\n' "$*" >&2; }
 
 source scripts/lib/engine-env.sh
-# The build, the engine, the Python virtualenv (which builds the wheel) and the Go SDK.
-compute_setup
-compute_setup_python
-compute_setup_go
+# The build, the engine, the Python virtualenv (which builds the wheel) and the Go SDK; all of
+# them already done by the caller with --after-setup (scripts/test.sh, which ran them side by side).
+if [ "${1:-}" = --after-setup ]; then
+  : "${COMPUTE_PULUMI_ROOT:?--after-setup needs the set-up's COMPUTE_PULUMI_ROOT}"
+  : "${COMPUTE_PYTHON_VENV:?--after-setup needs the Python set-up's COMPUTE_PYTHON_VENV}"
+else
+  compute_setup
+  compute_setup_python
+  compute_setup_go
+fi
 
 version=$(compute_plugin_version)
 schema_version=$(node -p 'require("./schema.json").version')
