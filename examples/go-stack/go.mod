@@ -3,7 +3,7 @@ module compute-example-go-stack
 go 1.25.11
 
 require (
-	example.com/pulumi-compute/sdk/go v0.2.0
+	example.com/pulumi-compute/sdk/go v0.3.0
 	github.com/pulumi/pulumi/sdk/v3 v3.248.0
 )
 
