@@ -91,7 +91,7 @@ compute_plugin_version() {
 
 # compute_plugin_install <engine root> [--if-changed]: installs this clone's two plugins into the plugin cache
 # of the PULUMI_HOME in force (~/.pulumi without one), where the engine (and the YAML host) find
-# them without a "from $PATH" warning (docs/native-plugin-engine-facts.md, §3): the native
+# them without a "from $PATH" warning (design/native-plugin-engine-facts.md, §3): the native
 # plugin `pulumi-resource-compute`, and the analyzer that starts the cost policy pack
 # (policy/PulumiPolicy.yaml says why it needs one). `--reinstall` each time: it takes a moment
 # and refreshes both schema caches, which an unchanged launcher would keep.

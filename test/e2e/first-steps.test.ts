@@ -142,6 +142,18 @@ describe("the release folder", () => {
     expect(listed).toEqual(Object.values(RELEASE_FILES).sort());
   });
 
+  it("is what the README and docs/install.md name: every file they tell a user to install is there", () => {
+    for (const doc of ["README.md", "docs/install.md"]) {
+      const text = readFileSync(path.join(REPO_ROOT, doc), "utf8");
+      const named = [...text.matchAll(/<release>\/([\w.-]+)/g)].map(([, file]) => file);
+      expect([doc, named.length > 0]).toEqual([doc, true]);
+      for (const file of named) expect([doc, file, Object.values(RELEASE_FILES).includes(file)]).toEqual([doc, file, true]);
+      // The plugin's version, where a command names it apart from the file.
+      for (const [, version] of text.matchAll(/plugin (?:install|rm) resource compute (\d[\w.-]*\d)/g)) expect([doc, version]).toEqual([doc, VERSION]);
+      for (const [, version] of text.matchAll(/sdk\/go@v(\d[\w.-]*\d)/g)) expect([doc, version]).toEqual([doc, VERSION]);
+    }
+  });
+
   it("agrees with package.json and the schema: the npm package, the plugin it runs, and the Python and Go SDKs", () => {
     const schema = JSON.parse(readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8")) as { version: string };
     expect(schema.version).toBe(VERSION);
@@ -164,7 +176,7 @@ function describeFirstSteps(language: Language, files: string[], check: (run: Fi
   describe(`the ${language} first steps, word for word, in an empty folder`, () => {
     const run = {} as FirstStepsRun;
     let scratch: string | undefined;
-    let cleanup: { code: number | string; output: string } | undefined;
+    let shellState = "";
 
     beforeAll(async () => {
       const steps = firstSteps(language);
@@ -177,7 +189,10 @@ function describeFirstSteps(language: Language, files: string[], check: (run: Fi
       run.stateFile = path.join(run.dir, ".pulumi", "stacks", project, "dev.json");
       run.emulator = await startEmulator({ port: 0, profile: "fast", quiet: true, dataDir: path.join(scratch, "emulator") });
       run.env = userEnv(path.join(scratch, "pulumi-home"));
-      Object.assign(run, await bash(substitute(steps.project, run.emulator), run.dir, run.env));
+      // The cleanup continues the same shell (its PATH, its passphrase): what the steps exported
+      // is kept for it.
+      shellState = path.join(scratch, "shell-state.sh");
+      Object.assign(run, await bash(`${substitute(steps.project, run.emulator)}\nexport -p >${shellQuoted(shellState)}`, run.dir, run.env));
     });
     afterAll(async () => {
       await run.emulator?.close();
@@ -195,7 +210,7 @@ function describeFirstSteps(language: Language, files: string[], check: (run: Fi
     it("the cleanup destroys what the stack made and removes the stack", async () => {
       if (run.code !== 0) throw new Error("the steps failed: nothing to clean up");
       const before = await live(run.emulator);
-      cleanup = await bash(substitute(firstSteps(language).cleanup, run.emulator), run.dir, run.env);
+      const cleanup = await bash(`source ${shellQuoted(shellState)}\n${substitute(firstSteps(language).cleanup, run.emulator)}`, run.dir, run.env);
       if (cleanup.code !== 0) throw new Error(`the cleanup failed (${cleanup.code}):\n${cleanup.output}`);
       const after = await live(run.emulator);
       expect(after.pods).toEqual([]);
