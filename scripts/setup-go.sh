@@ -13,7 +13,7 @@
 # 2. The Go SDK, generated from schema.json into dist/go by Pulumi's own generator
 #    (scripts/sdk-gen): the module example.com/pulumi-compute/sdk/go, package
 #    example.com/pulumi-compute/sdk/go/compute. A program's go.mod points the module at the
-#    clone with a `replace` (examples/go-stack/go.mod; docs/provider.md, "Go programs").
+#    clone with a `replace` (examples/go-stack/go.mod; docs/native-plugin.md, "Go programs").
 # 3. examples/go-stack compiled once with the machine's own Go settings, the way the host will
 #    build it: this fills the Go build cache (the Pulumi Go SDK takes a minute or more to compile
 #    on two cores the first time; seconds after that) and proves the generated SDK compiles.

@@ -58,7 +58,7 @@ fi
 
 # The native plugin (provider/native) and the cost policy pack's launcher, installed for the
 # user: with the engine's bin/ on PATH, a TypeScript or YAML program and
-# `pulumi preview --policy-pack <clone>/policy` need nothing else (docs/provider.md, "The
+# `pulumi preview --policy-pack <clone>/policy` need nothing else (docs/native-plugin.md, "The
 # native plugin"; docs/cost.md).
 source scripts/lib/engine-env.sh
 compute_plugin_launcher

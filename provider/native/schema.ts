@@ -177,8 +177,8 @@ export function packageSchema(version: string): object {
       // ask the engine for that version of the plugin (without it, 0.0.0, which nothing installs).
       python: { packageName: "pulumi_compute", respectSchemaVersion: true },
       // The SDK is not published: its module (the folder above this path) is the generator's own
-      // default for a package without a repository, and a program's go.mod points it at a clone
-      // with a `replace` (docs/provider.md, "Go programs"). Publishing changes this one line.
+      // default for a package without a repository, and a program's go.mod points it at the unpacked release
+      // module with a `replace` (docs/install.md, "Go"). Publishing changes this one line.
       go: { importBasePath: "example.com/pulumi-compute/sdk/go/compute", respectSchemaVersion: true },
     },
   };

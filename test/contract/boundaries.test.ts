@@ -1,5 +1,5 @@
 /**
- * The dependency arrows of the project (README, folder table): contract ← sdk ← provider/cli and
+ * The dependency arrows of the project (CONTRIBUTING.md, folder table): contract ← sdk ← provider/cli and
  * contract ← emulator. The contract is the one home of the API's rules, so it depends on no
  * other folder, and the emulator, a stand-in for the real service, never on the client SDK.
  */
