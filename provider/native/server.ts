@@ -44,7 +44,7 @@ interface Kind {
 function kindOf(type: string): Kind {
   const definition = resourceByToken(type);
   if (!definition || type !== nativeToken(definition)) throw new Error(`unknown resource type ${type}: this plugin serves ${RESOURCES.map(nativeToken).join(", ")}`);
-  return { handlers: runtime.handlersFor(type), outputs: definition.outputs, idOutput: definition.idOutput, alwaysSecret: secretInputs(definition.inputs).map((name) => [name]) };
+  return { handlers: runtime.nativeHandlersFor(type), outputs: definition.outputs, idOutput: definition.idOutput, alwaysSecret: secretInputs(definition.inputs).map((name) => [name]) };
 }
 
 /** Inputs the runtime records for itself; never a change a user made. */
@@ -73,6 +73,18 @@ function unknownOutputs(kind: Kind, keep: Props = {}): Props {
 function envPaths(...bags: Array<Props | undefined>): Path[] {
   const keys = new Set(bags.flatMap((bag) => Object.keys((bag?.env as Record<string, unknown> | null | undefined) ?? {})));
   return [...keys].map((key) => ["env", key]);
+}
+
+/**
+ * Whether a Read is the refresh of a resource the stack made: only those have inputs this
+ * plugin's `check` wrote, which always hold the owner mark. Without it the read is of an object
+ * someone else made: an import (the engine sends no inputs), a static `get` or YAML `get` (the
+ * engine sends the program's `get` properties, usually none, as both inputs and state), or the
+ * refresh of either (the inputs the read recorded, still without a mark). Presence of inputs
+ * alone does not tell: a `get` sends an empty bag, not none.
+ */
+function ownedByStack(req: prov.ReadRequest, inputs: Props): boolean {
+  return req.hasInputs() && inputs.ownerMark !== undefined;
 }
 
 const stable = (value: unknown) => JSON.stringify(value ?? null);
@@ -226,12 +238,14 @@ function service(options: ServeOptions, engine: { address?: string }): Partial<p
         const read = await kind.handlers.read(req.getId(), state.props);
         const response = new prov.ReadResponse().setId(read.id);
         if (!read.id) return response; // gone: the engine drops it from the state
-        // An import knows nothing of what the program keeps secret, and a pod's env is where
-        // tokens live: every env value is imported as a secret (ciphertext in the state).
-        const importedEnv = req.getInputs() ? [] : envPaths(read.inputs, read.props);
+        // A pod's env is where tokens live. For what the stack owns, the program said which
+        // values are secret, and the marks above carry that. For an object someone else made,
+        // nothing says which values are theirs to hide, so every env value is kept secret
+        // (ciphertext in the state), in the outputs and in the inputs.
+        const foreignEnv = ownedByStack(req, inputs.props) ? [] : envPaths(read.inputs, read.props);
         return response
-          .setProperties(encode(read.props ?? {}, withSecrets(marks, importedEnv)))
-          .setInputs(encode(read.inputs ?? {}, withSecrets(inputs.marks, state.marks.secrets, importedEnv)));
+          .setProperties(encode(read.props ?? {}, withSecrets(marks, foreignEnv)))
+          .setInputs(encode(read.inputs ?? {}, withSecrets(inputs.marks, state.marks.secrets, foreignEnv)));
       } catch (error) {
         throw toGrpcError(error, marks);
       }

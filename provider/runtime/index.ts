@@ -87,9 +87,36 @@ export const resources: Readonly<Record<string, Handlers>> = Object.fromEntries(
 export const pod: Handlers = resources.pod!;
 export const sandbox: Handlers = resources.sandbox!;
 
-/** The methods of the resource a type token names (native or dynamic), or an error naming what this package serves. */
-export function handlersFor(token: string): Handlers {
+/** The methods of the resource a type token names, or an error naming what this package serves. */
+function handlersOfToken(token: string): Handlers {
   const definition = resourceByToken(token);
   if (!definition) throw new Error(`unknown resource type ${token}: this package serves ${RESOURCES.map(nativeToken).join(", ")}`);
   return resources[definition.kind]!;
 }
+
+/**
+ * The methods the dynamic provider's forwarders call (TypeScript stacks). One difference from
+ * the native plugin's: the read of an object the stack does not own (a static `get`, or its
+ * refresh; recorded without the owner mark every resource the stack makes carries) returns no
+ * inputs. The dynamic provider host cannot mark an input secret, so the inputs read from
+ * someone else's object (its `env`, say) would land in the state in plaintext; without them the
+ * engine keeps the program's, and the read outputs carry the values, secret where the class said.
+ */
+export function handlersFor(token: string): Handlers {
+  const handlers = handlersOfToken(token);
+  return {
+    ...handlers,
+    async read(id, recorded) {
+      const read = await handlers.read(id, recorded);
+      if (recorded?.ownerMark !== undefined || !("inputs" in read)) return read;
+      const { inputs: _foreign, ...rest } = read;
+      return rest;
+    },
+  };
+}
+
+/**
+ * The methods the native plugin calls (provider/native/server.ts): a read returns the inputs of
+ * any object, which an import prints, and the plugin marks an unowned object's `env` secret itself.
+ */
+export const nativeHandlersFor = handlersOfToken;

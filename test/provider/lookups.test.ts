@@ -165,6 +165,20 @@ describe.each(KINDS)("$fn", (kind) => {
     expect(read.inputs).toEqual(definition.imported(await definition.family(api).get(made.solo)));
   });
 
+  it("through the TypeScript forwarders, a `get` and its refresh return no inputs (the host cannot mark them secret); a refresh of what the stack owns does", async () => {
+    const definition = definitionOf(kind);
+    const forwarded = runtime.handlersFor(tokenOf(kind));
+    const first = await forwarded.read(made.solo, { __provider: PROVIDER_TEXT });
+    expect(first.props![definition.idOutput]).toBe(made.solo);
+    expect(first).not.toHaveProperty("inputs");
+    const refreshed = await forwarded.read(made.solo, { ...first.props, __provider: PROVIDER_TEXT });
+    expect(refreshed.props![definition.idOutput]).toBe(made.solo);
+    expect(refreshed).not.toHaveProperty("inputs");
+    // The same object, recorded as the stack's own (its owner mark), refreshes its inputs.
+    const owned = await forwarded.read(made.solo, { ...first.props, ownerMark: "owned-by-this-stack", __provider: PROVIDER_TEXT });
+    expect(owned.inputs).toBeDefined();
+  });
+
   it("fails a static `get` of an id that is not there in one line naming the kind and the id", async () => {
     const definition = definitionOf(kind);
     const error = await runtime.resources[definition.kind]!.read(kind.missing.id, { __provider: PROVIDER_TEXT }).then(

@@ -26,7 +26,11 @@ describe.each(RESOURCES.map((definition) => [definition.name, definition] as con
     expect(resourceByToken(dynamicToken(definition))).toBe(definition);
     expect(resourceByKind(definition.kind)).toBe(definition);
     expect(Object.keys(runtime.resources)).toContain(definition.kind);
-    expect(runtime.handlersFor(nativeToken(definition))).toBe(runtime.resources[definition.kind]);
+    expect(runtime.nativeHandlersFor(nativeToken(definition))).toBe(runtime.resources[definition.kind]);
+    // The forwarders' handlers are the same but for read (an unowned object's inputs stay out).
+    const { read: _read, ...forwarded } = runtime.handlersFor(dynamicToken(definition));
+    const { read: _ownRead, ...own } = runtime.resources[definition.kind]!;
+    expect(forwarded).toEqual(own);
   });
 
   it("names outputs and inputs it has: the id output, the state output, the adopt input", () => {
