@@ -24,5 +24,21 @@ export {
   type SshKeyArgs,
   type TemplateArgs,
 } from "./classes";
-export { getCpuFlavors, getDataCenters, getGpuTypes, getHubRepo, getSandboxes, getTemplates } from "./functions";
+export {
+  getCluster,
+  getCpuFlavors,
+  getDataCenters,
+  getGpuTypes,
+  getHubRepo,
+  getNetworkVolume,
+  getPod,
+  getRegistryCredential,
+  getSandbox,
+  getSandboxes,
+  getServerlessEndpoint,
+  getSshKey,
+  getTemplate,
+  getTemplates,
+  type LookupArgs,
+} from "./functions";
 export type { PlacementCandidate } from "../sdk";

@@ -5,7 +5,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { getCpuFlavors, getGpuTypes } from "../../provider/functions";
+import * as pkg from "../../provider";
+import { FUNCTIONS, getCpuFlavors, getGpuTypes } from "../../provider/functions";
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
@@ -27,4 +28,12 @@ it("fail in one line, as a RunError, naming the function, the request, the statu
   expect(pulumi.RunError.isInstance(error)).toBe(true);
   expect(error?.message).toMatch(/^getGpuTypes failed: GET \/v2\/catalog\/gpus answered 401 Unauthorized: .+ \[request req_[0-9a-f-]+\]$/);
   expect(error?.message).not.toContain("cs_dev_not_a_key_0002");
+});
+
+it("are every one exported by the package, by their table's names", () => {
+  // The package's entry lists its exports by hand: a function added to FUNCTIONS alone would
+  // reach YAML, Python and Go (through the schema) but not a TypeScript program.
+  const exported = pkg as unknown as Record<string, unknown>;
+  const missing = Object.keys(FUNCTIONS).filter((name) => typeof exported[name] !== "function");
+  expect(missing).toEqual([]);
 });
