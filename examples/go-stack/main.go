@@ -80,6 +80,25 @@ func main() {
 			return err
 		}
 
+		// sharedVolume names a network volume made outside the stack (the account's datasets, say):
+		// looked up by name, then read into the stack by its id. The stack never creates, changes
+		// or deletes what it only reads.
+		if name := cfg.Get("sharedVolume"); name != "" {
+			found, err := compute.LookupNetworkVolume(ctx, &compute.LookupNetworkVolumeArgs{Name: &name})
+			if err != nil {
+				return err
+			}
+			shared, err := compute.GetNetworkVolume(ctx, "shared", pulumi.ID(found.Id), nil)
+			if err != nil {
+				return err
+			}
+			ctx.Export("sharedVolumeFoundId", pulumi.String(found.Id))
+			ctx.Export("sharedVolumeFoundSize", pulumi.Int(found.Size))
+			ctx.Export("sharedVolumeId", shared.VolumeId)
+			ctx.Export("sharedVolumeSize", shared.AppliedSize)
+			ctx.Export("sharedVolumeDataCenter", shared.AppliedDataCenterId)
+		}
+
 		ctx.Export("gpuTypeId", trainer.GpuTypeId)
 		ctx.Export("volumeId", checkpoints.VolumeId)
 		ctx.Export("podId", trainer.PodId)

@@ -12,6 +12,11 @@
  * preview and refresh clean → (native programs) `pulumi import` of each kind made outside the
  * stack → a volume something outside the stack mounts cannot be deleted → destroy leaves nothing
  * of the stack on the service, and the account's own SSH keys where they were.
+ *
+ * Beside them, each program reads what the stack does not own (docs/lookups.md), from stack
+ * config: a template made outside the stack with the SDK, by a static `get` (a read resource),
+ * and (the native programs) the account's own network volume, by `getNetworkVolume` by name;
+ * every case then runs with both there, and destroy leaves the template as it was.
  */
 import { createHash } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -32,6 +37,16 @@ const REGISTRY_PASSWORD_2 = "registry-pass-second-04ab";
 
 /** The program's resources and the stack: what every clean preview counts as `same`. */
 const TOTAL = 7;
+/**
+ * The resources the program reads (`get`). The engine counts a read step only when it had read
+ * the resource before and the outputs changed (v3.248.0 pkg/engine/update.go,
+ * shouldRecordReadStep), so an up or preview counts a read that changed nothing under no kind
+ * at all, not even `same`; a refresh counts it (as `same` when nothing changed) like any other.
+ */
+const READ = 1;
+
+/** The secret env value of the template made outside the stack: never in its state in plaintext. */
+const OUTSIDE_TOKEN = "hf_outsideMakerToken5e0c";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -53,6 +68,14 @@ export type EnvironmentOutputs = {
   endpointWorkersMax: number;
   podId: string;
   podStatus: string;
+  /** The template read by `get`: its outputs as the read recorded them. */
+  outsideTemplateId: string;
+  outsideTemplateServiceName: string;
+  outsideTemplateArgs: string;
+  /** The volume `getNetworkVolume` found by name: the service's answer. */
+  foundVolumeId: string;
+  foundVolumeSize: number;
+  foundVolumeDataCenter: string;
 };
 
 /** What the account holds of each kind, by id (and its SSH key lines). */
@@ -121,11 +144,19 @@ export interface EnvironmentStack {
   owner: string;
   /** A key registered on the account by hand during the cases (the import cases import it). */
   byHand?: string;
+  /** The template made outside the stack, which the program reads; the volume it looks up by name. */
+  outside: { templateId: string; volumeName: string };
 }
 
 interface Options {
   /** Native programs only: `pulumi import` of each kind made outside the stack (YAML writes the declarations). */
   importOutside?: boolean;
+  /**
+   * The program looks the account's volume up by name with getNetworkVolume (YAML, Python). The
+   * TypeScript program cannot yet: the package's entry (provider/index.ts) does not export the
+   * lookup functions.
+   */
+  lookup?: boolean;
 }
 
 /**
@@ -203,7 +234,18 @@ export function describeEnvironmentStack(name: string, program: string, options:
     env.client = new ComputeClient({ baseUrl: env.e2e.emulator.url, apiKey: env.e2e.emulator.apiKey, env: {} });
     env.owner = `${(await env.e2e.stack.workspace.projectSettings()).name}/${env.e2e.stack.name}`;
     firstKey = newPublicKey("dev@e2e-first");
-    await setConfig({ registryUsername: REGISTRY_USERNAME, registryPassword: REGISTRY_PASSWORD, sshPublicKey: firstKey });
+    // Made before `before` is taken: destroy must leave it, as it leaves the account's own keys.
+    const template = await env.client.templates.create({ name: "shared-base", image: "python:3.12-slim", args: "python serve.py", env: { HF_TOKEN: OUTSIDE_TOKEN, MODE: "batch" }, category: "CPU" });
+    // The account's own volume (the fixture's first), found in the emulator, not named here.
+    const volume = (await state()).networkVolumes.find((v) => v.accountId === ACCOUNT)!;
+    env.outside = { templateId: template.id, volumeName: volume.name };
+    await setConfig({
+      registryUsername: REGISTRY_USERNAME,
+      registryPassword: REGISTRY_PASSWORD,
+      sshPublicKey: firstKey,
+      outsideTemplateId: env.outside.templateId,
+      outsideVolumeName: env.outside.volumeName,
+    });
     before = holdingsOf(await state());
     expect(before.sshKeys.length).toBeGreaterThan(0); // the fixture's own keys, which must outlive the stack
   });
@@ -237,6 +279,29 @@ export function describeEnvironmentStack(name: string, program: string, options:
     expect(endpoint.env?.PULUMI_COMPUTE_OWNER).toMatch(new RegExp(`:${env.owner}/endpoint$`));
     expect(endpoint).toMatchObject({ type: "QUEUE", networkVolumes: [out.volumeId], dataCenterIds: ["US-TX-3"], registry: out.registryId, timeout: 600000, flashboot: "FLASHBOOT" });
     expect(endpoint.cpu).toEqual([expect.objectContaining({ id: "cpu3c", vcpuCount: 2 })]);
+  });
+
+  it("reads the template made outside the stack (a read, not a create) and finds the account's volume by name: the outputs are the service's, the read env secret", async () => {
+    const [template, volumes] = await Promise.all([env.client.templates.get(env.outside.templateId), env.client.networkVolumes.list()]);
+    expect({ id: env.last.outsideTemplateId, serviceName: env.last.outsideTemplateServiceName, args: env.last.outsideTemplateArgs }).toEqual({
+      id: template.id,
+      serviceName: template.name,
+      args: template.args,
+    });
+    const named = volumes.filter((v) => v.name === env.outside.volumeName);
+    expect(named).toHaveLength(1);
+    if (options.lookup) {
+      expect({ id: env.last.foundVolumeId, size: env.last.foundVolumeSize, dataCenter: env.last.foundVolumeDataCenter }).toEqual({ id: named[0]!.id, size: named[0]!.size, dataCenter: named[0]!.dataCenter });
+    }
+    // Recorded as a read resource (`external`): the engine never creates, updates or deletes it.
+    const resources = (JSON.parse(await exportedState(env.e2e)) as { deployment: { resources: Array<{ type: string; id?: string; external?: boolean }> } }).deployment.resources;
+    const read = resources.filter((r) => r.external === true);
+    expect(read.map((r) => [resourceByToken(r.type)?.kind, r.id])).toEqual([["template", template.id]]);
+    // Nothing names the volume: a lookup adds nothing to the stack.
+    expect(resources.map((r) => r.id)).not.toContain(named[0]!.id);
+    // Its maker's env, read with it, is ciphertext in whatever the backend wrote.
+    expect(template.env).toMatchObject({ HF_TOKEN: OUTSIDE_TOKEN });
+    expect(await env.e2e.stateText()).not.toContain(OUTSIDE_TOKEN);
   });
 
   it("the pod uses the others by reference: its template's settings, the volume mounted, the credential, the key as PUBLIC_KEY", async () => {
@@ -277,9 +342,11 @@ export function describeEnvironmentStack(name: string, program: string, options:
     expect(output).toContain(`estimated ${formatDollars(worker * 1)} $/hr (at the minimum workers; up to ${formatDollars(worker * 3)} $/hr at 3 workers; 2 vCPU cpu3c)`);
   });
 
-  it("refresh, then preview: no changes", async () => {
+  it("refresh, then preview: no changes; the refreshed read keeps its env secret", async () => {
     const refresh = await env.e2e.stack.refresh();
-    expect(refresh.summary.resourceChanges).toEqual({ same: TOTAL });
+    expect(refresh.summary.resourceChanges).toEqual({ same: TOTAL + READ });
+    // A refresh records what the read answers, inputs too: the maker's token still ciphertext.
+    expect(await env.e2e.stateText()).not.toContain(OUTSIDE_TOKEN);
     expect((await env.e2e.stack.preview()).changeSummary).toEqual({ same: TOTAL });
   });
 
@@ -417,7 +484,7 @@ export function describeEnvironmentStack(name: string, program: string, options:
 
   it("after all that: preview, refresh and preview again show no changes", async () => {
     expect((await env.e2e.stack.preview()).changeSummary).toEqual({ same: TOTAL });
-    expect((await env.e2e.stack.refresh()).summary.resourceChanges).toEqual({ same: TOTAL });
+    expect((await env.e2e.stack.refresh()).summary.resourceChanges).toEqual({ same: TOTAL + READ });
     expect((await env.e2e.stack.preview()).changeSummary).toEqual({ same: TOTAL });
   });
 
@@ -445,10 +512,13 @@ export function describeEnvironmentStack(name: string, program: string, options:
     await eventually("the outside pod gone", async () => !holdingsOf(await state()).pods.includes(outside.id), { timeoutMs: 30_000 });
   });
 
-  it("destroy leaves nothing of the stack on the service, and the account's own SSH keys where they were", async () => {
+  it("destroy leaves nothing of the stack on the service, the account's own SSH keys where they were, and the template it only read as it was", async () => {
+    const read = await env.client.templates.get(env.outside.templateId);
     await env.e2e.stack.destroy();
     const after = holdingsOf(await state());
     expect(after).toEqual(before);
+    expect(after.templates).toContain(env.outside.templateId);
+    expect(await env.client.templates.get(env.outside.templateId)).toEqual(read);
     const left = await env.e2e.stack.exportStack();
     expect(((left.deployment.resources ?? []) as Array<{ type: string }>).filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"))).toEqual([]);
   });

@@ -39,6 +39,8 @@ describe("a Go stack through the generated SDK and the native plugin", () => {
   const withOptions = (options: Record<string, string>) =>
     writeFileSync(projectFile, project.replace(/^runtime: go$/m, ["runtime:", "  name: go", "  options:", ...Object.entries(options).map(([key, value]) => `    ${key}: ${value}`)].join("\n")));
   let shared: NativeStack;
+  /** The volume made outside the stack that the program reads (sharedVolume). */
+  let outside: string | undefined;
   beforeAll(() => copyAsUserProgram(dir));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -71,13 +73,30 @@ describe("a Go stack through the generated SDK and the native plugin", () => {
 
     it("without volumeId, the pod is replaced onto the stack's own volume", async () => {
       await stack.e2e.stack.removeConfig("volumeId");
-      const { out, summary } = await stack.upWith({});
+      // This run also reads a volume made outside the stack (sharedVolume; the next case looks
+      // at it), so that proof costs no run of its own. The engine counts a read step only once
+      // it had read the resource before and the outputs changed (pkg/engine/update.go,
+      // shouldRecordReadStep): this first read is counted under no kind.
+      const setup = new ComputeClient({ baseUrl: stack.e2e.emulator.url, apiKey: stack.e2e.emulator.apiKey, env: {} });
+      outside = (await setup.networkVolumes.create({ name: "shared-datasets", dataCenter: "US-TX-3", size: 75 })).id;
+      await setup.close();
+      const { out, summary } = await stack.upWith({ sharedVolume: "shared-datasets" });
       expect(summary).toEqual({ same: 3, replace: 1 });
       const client = new ComputeClient({ baseUrl: stack.e2e.emulator.url, apiKey: stack.e2e.emulator.apiKey, env: {} });
       const pod = await client.pods.get(out.podId);
       await client.close();
       expect(pod.mounts.network).toEqual([{ volumeId: out.volumeId, path: "/mnt/datasets" }]);
       stack.last = out;
+    });
+
+    it("read the volume made outside the stack: found by name (LookupNetworkVolume), then read by its id (GetNetworkVolume), never owned", async () => {
+      const client = new ComputeClient({ baseUrl: stack.e2e.emulator.url, apiKey: stack.e2e.emulator.apiKey, env: {} });
+      const live = await client.networkVolumes.get(outside!);
+      await client.close();
+      expect(stack.last).toMatchObject({ sharedVolumeFoundId: live.id, sharedVolumeFoundSize: live.size, sharedVolumeId: live.id, sharedVolumeSize: live.size, sharedVolumeDataCenter: live.dataCenter });
+      // Recorded as a read resource (`external`), the only one: destroy only drops it from the state.
+      const resources = (await stack.e2e.stack.exportStack()).deployment.resources as Array<{ type: string; id?: string; external?: boolean }>;
+      expect(resources.filter((r) => r.external === true).map((r) => [r.type, r.id])).toEqual([["compute:index:NetworkVolume", live.id]]);
     });
 
     it("runtime.options: a prebuilt `binary` runs without the sources, and `buildTarget` keeps the build", async () => {
@@ -119,5 +138,13 @@ describe("a Go stack through the generated SDK and the native plugin", () => {
     await client.close();
     expect(shared.last.volumeId).toEqual(expect.any(String));
     expect(volumes).not.toContain(shared.last.volumeId);
+  });
+
+  it("destroy left the volume the stack only read", async () => {
+    const client = new ComputeClient({ baseUrl: shared.e2e.emulator.url, apiKey: shared.e2e.emulator.apiKey, env: {} });
+    const volumes = await client.networkVolumes.list();
+    await client.close();
+    expect(outside).toEqual(expect.any(String));
+    expect(volumes.find((volume) => volume.id === outside)).toMatchObject({ name: "shared-datasets", size: 75 });
   });
 });

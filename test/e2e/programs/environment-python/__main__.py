@@ -66,6 +66,14 @@ worker = compute.Pod(
     opts=pulumi.ResourceOptions(depends_on=[key]),
 )
 
+# Objects made outside the stack, when the stack config names them (as in the TypeScript program).
+# The template is read by id into the stack as a read resource, which the stack never creates,
+# changes or deletes; the volume is looked up by name, and nothing is added to the stack for it.
+outside_template_id = config.get("outsideTemplateId")
+outside_volume_name = config.get("outsideVolumeName")
+outside = compute.Template.get("outside-template", outside_template_id) if outside_template_id else None
+found = compute.get_network_volume(name=outside_volume_name) if outside_volume_name else None
+
 outputs = {
     "volumeId": volume.volume_id,
     "volumeServiceName": volume.service_name,
@@ -85,5 +93,15 @@ outputs = {
     "podId": worker.pod_id,
     "podStatus": worker.status,
 }
+if outside is not None:
+    outputs.update(
+        {
+            "outsideTemplateId": outside.template_id,
+            "outsideTemplateServiceName": outside.service_name,
+            "outsideTemplateArgs": outside.applied_args,
+        }
+    )
+if found is not None:
+    outputs.update({"foundVolumeId": found.id, "foundVolumeSize": found.size, "foundVolumeDataCenter": found.data_center})
 for name, value in outputs.items():
     pulumi.export(name, value)

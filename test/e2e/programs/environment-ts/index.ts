@@ -2,7 +2,7 @@
 // dynamic classes. What changes between runs comes from stack config, with the same keys and
 // outputs as the YAML and Python programs (test/e2e/environment-stack.ts drives all three).
 import * as pulumi from "@pulumi/pulumi";
-import { NetworkVolume, Pod, RegistryCredential, ServerlessEndpoint, SshKey, Template } from "pulumi-compute";
+import { getNetworkVolume, NetworkVolume, Pod, RegistryCredential, ServerlessEndpoint, SshKey, Template } from "pulumi-compute";
 
 const config = new pulumi.Config();
 const integer = (key: string, fallback: number) => config.getNumber(key) ?? fallback;
@@ -64,6 +64,15 @@ const worker = new Pod(
   { dependsOn: [key] },
 );
 
+// Objects made outside the stack, when the stack config names them (the interrupted suite runs
+// this program without): the template is read by id into the stack as a read resource, which the
+// stack never creates, changes or deletes; the volume is looked up by name, and nothing is added
+// to the stack for it.
+const templateToRead = config.get("outsideTemplateId");
+const outside = templateToRead === undefined ? undefined : Template.get("outside-template", templateToRead);
+const volumeToFind = config.get("outsideVolumeName");
+const found = volumeToFind === undefined ? undefined : getNetworkVolume({ name: volumeToFind });
+
 export const volumeId = volume.volumeId;
 export const volumeServiceName = volume.serviceName;
 export const volumeSize = volume.appliedSize;
@@ -81,3 +90,9 @@ export const endpointWorkersMin = endpoint.workersMin;
 export const endpointWorkersMax = endpoint.workersMax;
 export const podId = worker.podId;
 export const podStatus = worker.status;
+export const outsideTemplateId = outside?.templateId;
+export const outsideTemplateServiceName = outside?.serviceName;
+export const outsideTemplateArgs = outside?.appliedArgs;
+export const foundVolumeId = found?.then((volume) => volume.id);
+export const foundVolumeSize = found?.then((volume) => volume.size);
+export const foundVolumeDataCenter = found?.then((volume) => volume.dataCenter);
