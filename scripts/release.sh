@@ -10,7 +10,7 @@
 #                                                       compute <v> --file <file>`)
 #   pulumi_compute-<v>-py3-none-any.whl, …<v>.tar.gz    the Python SDK, wheel and sdist
 #   pulumi-compute-go-v<v>.tar.gz                       the Go SDK module, to unpack and `replace`
-#   SHA256SUMS                                          the checksums of the four
+#   SHA256SUMS                                          the checksums of the files above
 #
 # The plugin archive is self-contained: the npm package installed with its production
 # dependencies beside a launcher, the executable at the archive's root that Pulumi runs. It needs
@@ -20,7 +20,8 @@
 # exactly the code the npm package ships.
 #
 # The folder is built whole (staged, then moved into place): a release folder never mixes two
-# builds. A build with the same inputs as the folder's keeps it (.stamp). Prints the folder's path on its last line of stdout.
+# builds. A build with the same inputs as the folder's keeps it (.stamp). Prints the folder's path
+# on its last line of stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,9 +34,16 @@ if [ "${1:-}" = --after-setup ]; then
   : "${COMPUTE_PULUMI_ROOT:?--after-setup needs the set-up's COMPUTE_PULUMI_ROOT}"
   : "${COMPUTE_PYTHON_VENV:?--after-setup needs the Python set-up's COMPUTE_PYTHON_VENV}"
 else
-  compute_setup
-  compute_setup_python
-  compute_setup_go
+  # The set-up installs the development plugin (a launcher into this clone) under the package's
+  # version; into the user's Pulumi home it would replace a release plugin installed there.
+  # Building a release changes nothing installed: the set-up gets a Pulumi home of its own.
+  setup_home=$(mktemp -d)
+  trap 'rm -rf "$setup_home"' EXIT
+  PULUMI_HOME=$setup_home compute_setup
+  PULUMI_HOME=$setup_home compute_setup_python
+  PULUMI_HOME=$setup_home compute_setup_go
+  rm -rf "$setup_home"
+  trap - EXIT
 fi
 
 version=$(compute_plugin_version)
@@ -62,9 +70,14 @@ npm pack --silent --pack-destination "$stage" >/dev/null
 tarball="$stage/pulumi-compute-$version.tgz"
 [ -f "$tarball" ] || { log "error: npm pack made no $tarball"; exit 1; }
 
-# Unchanged since the last release build (the same package, SDKs, script and
+# Unchanged since the last release build (the same package, lock, SDKs, script and
 # machine): that folder stands, and a second `npm run release` costs only the set-up and pack.
-stamp="$(cat "$tarball" scripts/release.sh | sha256sum | cut -c1-64) $(cat dist/python/.stamp) $(cat dist/go/.stamp) $os-$arch"
+# Each read on its own line: in one line, `set -e` would see only the last one fail. The lock
+# stands for the dependencies the plugin archive installs.
+package_key=$(cat "$tarball" scripts/release.sh package-lock.json | sha256sum | cut -c1-64)
+python_key=$(cat dist/python/.stamp)
+go_key=$(cat dist/go/.stamp)
+stamp="$package_key $python_key $go_key $os-$arch"
 if [ "$(cat "$out/.stamp" 2>/dev/null)" = "$stamp" ] && (cd "$out" && sha256sum --quiet -c SHA256SUMS); then
   log "unchanged: $out"
   echo "$PWD/$out"

@@ -60,8 +60,19 @@ cat "$work/setup-go.log" >&2
 trap - EXIT
 
 # The release folder the first-steps suite installs from (test/e2e/first-steps.test.ts): built
-# here, before any suite, since a suite that built it would rebuild dist/ under the others.
-bash scripts/release.sh --after-setup >/dev/null
+# here, before any suite, since a suite that built it would rebuild dist/ under the others. Only
+# when that suite runs: with no selection, or a jest pattern (a regular expression on the path)
+# that matches it, so `npm test -- test/sdk` builds nothing it does not need.
+first_steps=test/e2e/first-steps.test.ts
+needs_release=true
+for arg in "$@"; do
+  case "$arg" in -*) continue ;; esac
+  needs_release=false
+  if [[ "$first_steps" =~ $arg ]]; then needs_release=true; break; fi
+done
+if [ "$needs_release" = true ]; then
+  bash scripts/release.sh --after-setup >/dev/null
+fi
 
 # jest's own exit code is the verdict; extra arguments select suites (npm test -- test/sdk).
 exec npx jest --ci "$@"

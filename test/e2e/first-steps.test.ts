@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator";
+import { installPlugins } from "../../bench/lib/engine";
 import { deactivateVirtualenvs, engineRoot, PYTHON_VENV, REPO_ROOT } from "./harness";
 
 jest.setTimeout(10 * 60_000);
@@ -134,6 +135,7 @@ describe("the release folder", () => {
   });
 
   it("holds the four artifacts of this version, and their checksums hold", () => {
+    if (!existsSync(RELEASE_DIR)) throw new Error(`${RELEASE_DIR} is missing: run \`npm run release\` (npm test does, when it runs this suite)`);
     for (const file of Object.values(RELEASE_FILES)) expect([file, existsSync(path.join(RELEASE_DIR, file))]).toEqual([file, true]);
     const check = spawnSync("sha256sum", ["--quiet", "-c", "SHA256SUMS"], { cwd: RELEASE_DIR, encoding: "utf8" });
     expect(check.stdout + check.stderr).toBe("");
@@ -168,11 +170,12 @@ describe("the release folder", () => {
 });
 
 /**
- * The doc's steps for `language`, run word for word in an empty folder with a fresh Pulumi home,
+ * The doc's steps for `language`, run word for word in an empty folder with a Pulumi home of its own
+ * (fresh, or holding the clone's development plugins as a user's set-up leaves them: `setUpClone`),
  * against an emulator of their own (127.0.0.1, a free port): `project`, then `check`, then
  * `cleanup`, after which nothing the stack made is left.
  */
-function describeFirstSteps(language: Language, files: string[], check: (run: FirstStepsRun) => Promise<void>): void {
+function describeFirstSteps(language: Language, files: string[], check: (run: FirstStepsRun) => Promise<void>, setUpClone = false): void {
   describe(`the ${language} first steps, word for word, in an empty folder`, () => {
     const run = {} as FirstStepsRun;
     let scratch: string | undefined;
@@ -188,7 +191,11 @@ function describeFirstSteps(language: Language, files: string[], check: (run: Fi
       const project = /^name:\s*(\S+)/m.exec(steps["Pulumi.yaml"])?.[1] ?? "";
       run.stateFile = path.join(run.dir, ".pulumi", "stacks", project, "dev.json");
       run.emulator = await startEmulator({ port: 0, profile: "fast", quiet: true, dataDir: path.join(scratch, "emulator") });
-      run.env = userEnv(path.join(scratch, "pulumi-home"));
+      const home = path.join(scratch, "pulumi-home");
+      // A user who also ran the clone's own set-up has its development plugin, of the same
+      // version, in the same Pulumi home: the steps' install must replace it.
+      if (setUpClone) await installPlugins(home);
+      run.env = userEnv(home);
       // The cleanup continues the same shell (its PATH, its passphrase): what the steps exported
       // is kept for it.
       shellState = path.join(scratch, "shell-state.sh");
@@ -203,7 +210,9 @@ function describeFirstSteps(language: Language, files: string[], check: (run: Fi
       if (run.code !== 0) throw new Error(`the steps failed (${run.code}):\n${run.output}`);
       expect(run.output).toMatch(/Created stack 'dev'/);
       expect(run.output).not.toMatch(/from \$PATH/);
-      expect(readFileSync(run.stateFile, "utf8")).not.toContain(run.emulator.apiKey);
+      const state = readFileSync(run.stateFile, "utf8");
+      expect(state).not.toContain(run.emulator.apiKey);
+      expect(state).not.toContain("wandb-readme-key");
       await check(run);
     });
 
@@ -286,13 +295,18 @@ function expectPluginFromArchive(run: FirstStepsRun): void {
   expect(existsSync(path.join(plugin, "node_modules", "pulumi-compute", "dist", "provider", "native", "main.js"))).toBe(true);
 }
 
-describeFirstSteps("yaml", ["Pulumi.yaml"], async (run) => {
-  expectPluginFromArchive(run);
-  await expectVolumeTemplateAndPod(run);
-  const { sandboxes } = await live(run.emulator);
-  expect(sandboxes).toHaveLength(1);
-  expect(readFileSync(run.stateFile, "utf8")).toContain(`"id":"${sandboxes[0].id}"`);
-});
+describeFirstSteps(
+  "yaml",
+  ["Pulumi.yaml"],
+  async (run) => {
+    expectPluginFromArchive(run);
+    await expectVolumeTemplateAndPod(run);
+    const { sandboxes } = await live(run.emulator);
+    expect(sandboxes).toHaveLength(1);
+    expect(readFileSync(run.stateFile, "utf8")).toContain(`"id":"${sandboxes[0].id}"`);
+  },
+  true,
+);
 
 describeFirstSteps("python", ["Pulumi.yaml", "__main__.py"], async (run) => {
   expectPluginFromArchive(run);
