@@ -9,5 +9,5 @@ jest.setTimeout(15 * 60_000);
  * environment-stack.ts (`pulumi import` is the YAML suite's: the plugin's side is the same).
  */
 describe("the environment resources from a Python stack", () => {
-  describeEnvironmentStack("environment-python", "environment-python", { lookup: true });
+  describeEnvironmentStack("environment-python", "environment-python");
 });

@@ -15,7 +15,7 @@
  *
  * Beside them, each program reads what the stack does not own (docs/lookups.md), from stack
  * config: a template made outside the stack with the SDK, by a static `get` (a read resource),
- * and (the native programs) the account's own network volume, by `getNetworkVolume` by name;
+ * and the account's own network volume, by `getNetworkVolume` by name;
  * every case then runs with both there, and destroy leaves the template as it was.
  */
 import { createHash } from "node:crypto";
@@ -151,12 +151,6 @@ export interface EnvironmentStack {
 interface Options {
   /** Native programs only: `pulumi import` of each kind made outside the stack (YAML writes the declarations). */
   importOutside?: boolean;
-  /**
-   * The program looks the account's volume up by name with getNetworkVolume (YAML, Python). The
-   * TypeScript program cannot yet: the package's entry (provider/index.ts) does not export the
-   * lookup functions.
-   */
-  lookup?: boolean;
 }
 
 /**
@@ -290,9 +284,7 @@ export function describeEnvironmentStack(name: string, program: string, options:
     });
     const named = volumes.filter((v) => v.name === env.outside.volumeName);
     expect(named).toHaveLength(1);
-    if (options.lookup) {
-      expect({ id: env.last.foundVolumeId, size: env.last.foundVolumeSize, dataCenter: env.last.foundVolumeDataCenter }).toEqual({ id: named[0]!.id, size: named[0]!.size, dataCenter: named[0]!.dataCenter });
-    }
+    expect({ id: env.last.foundVolumeId, size: env.last.foundVolumeSize, dataCenter: env.last.foundVolumeDataCenter }).toEqual({ id: named[0]!.id, size: named[0]!.size, dataCenter: named[0]!.dataCenter });
     // Recorded as a read resource (`external`): the engine never creates, updates or deletes it.
     const resources = (JSON.parse(await exportedState(env.e2e)) as { deployment: { resources: Array<{ type: string; id?: string; external?: boolean }> } }).deployment.resources;
     const read = resources.filter((r) => r.external === true);

@@ -9,5 +9,5 @@ jest.setTimeout(15 * 60_000);
  * `pulumi import` does not reach dynamic resources (docs/provider.md), so it is the YAML suite's.
  */
 describe("the environment resources from a TypeScript stack (dynamic classes)", () => {
-  describeEnvironmentStack("environment-ts", "environment-ts", { lookup: true });
+  describeEnvironmentStack("environment-ts", "environment-ts");
 });

@@ -9,5 +9,5 @@ jest.setTimeout(15 * 60_000);
  * program, preview with no change.
  */
 describe("the environment resources from a Pulumi YAML stack", () => {
-  describeEnvironmentStack("environment-yaml", "environment-yaml", { importOutside: true, lookup: true });
+  describeEnvironmentStack("environment-yaml", "environment-yaml", { importOutside: true });
 });
