@@ -1,8 +1,9 @@
 /**
  * docs/api-coverage.md against what it describes: its public table against the public OpenAPI's
  * operations, its emulator column against the routes the emulator registers (the same list its
- * router is built from, emulator/families.ts), and its SDK column against the methods of the SDK
- * client. No engine, no network: the emulator is constructed, never started.
+ * router is built from, emulator/families.ts), its SDK column against the methods of the SDK
+ * client, and the names of its used-by column against the package's resources and functions and
+ * the `compute` command tree. No engine, no network: the emulator is constructed, never started.
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -11,6 +12,10 @@ import { FAMILIES } from "../../emulator/families";
 import { loadFixture } from "../../emulator/fixture";
 import { resolveTimings } from "../../emulator/options";
 import { ComputeClient } from "../../sdk/client";
+import type { Command } from "commander";
+import { buildProgram } from "../../cli/program";
+import { FUNCTIONS } from "../../provider/functions";
+import { RESOURCES } from "../../provider/resources";
 
 const ROOT = path.resolve(__dirname, "../..");
 const METHODS = ["get", "post", "put", "patch", "delete"];
@@ -23,6 +28,8 @@ interface Row {
   operationId: string | undefined;
   emulator: boolean;
   sdk: string[];
+  /** The names in backquotes of the "used by" cell. */
+  usedBy: string[];
 }
 
 /** `/v2/pods/{id}` and `/v2/pods/:id` both as `/v2/pods/{}`. */
@@ -40,7 +47,7 @@ function readTable(): Row[] {
     if (!section || !line.startsWith("| `")) continue;
     const cells = line.slice(1, -1).split(" | ").map((cell) => cell.trim());
     expect(cells).toHaveLength(5);
-    const [operation, operationId, emulator, sdk] = cells;
+    const [operation, operationId, emulator, sdk, usedBy] = cells;
     const [method, route] = (code(operation) ?? "").split(" ");
     expect(["yes", "no"]).toContain(emulator);
     rows.push({
@@ -50,6 +57,7 @@ function readTable(): Row[] {
       operationId: code(operationId),
       emulator: emulator === "yes",
       sdk: sdk === "—" ? [] : sdk.split(", ").map((call) => code(call) ?? call),
+      usedBy: [...usedBy.matchAll(/`([^`]+)`/g)].map(([, name]) => name),
     });
   }
   return rows;
@@ -117,6 +125,27 @@ describe("docs/api-coverage.md", () => {
       });
     expect(missing).toEqual([]);
     return client.close();
+  });
+
+  test("its used-by column names resources, functions and `compute` commands that exist", () => {
+    const commands = new Set<string>();
+    const walk = (command: Command, prefix: string) => {
+      for (const sub of command.commands) {
+        commands.add(`${prefix} ${sub.name()}`);
+        walk(sub, `${prefix} ${sub.name()}`);
+      }
+    };
+    walk(buildProgram(), "compute");
+    const resources = new Set(RESOURCES.map((definition) => definition.name));
+    const unknown = rows.flatMap((row) =>
+      row.usedBy
+        .filter((name) => /^(compute |get[A-Z]|[A-Z])/.test(name))
+        .filter((name) => !(name.startsWith("compute ") ? commands.has(name) : name.startsWith("get") ? name in FUNCTIONS : resources.has(name)))
+        .map((name) => ({ operation: row.operation, name })),
+    );
+    expect(unknown).toEqual([]);
+    // Something is checked: the column is not all dashes and prose.
+    expect(rows.filter((row) => row.usedBy.length > 0).length).toBeGreaterThan(30);
   });
 
   test("its figures agree with its tables", () => {
