@@ -18,7 +18,10 @@ import { Cluster, CpuType, DataCenter, Endpoint, GpuType, HubRepo, NetworkVolume
 import { ComputeError, NotFoundError, fromStackConfig, keyWithoutMark, parseKey, splitMarkedName, type ComputeClient, type RegisteredKey } from "../sdk";
 import { ambiguousName, functionFailure, noneNamed, notFound } from "./runtime/errors";
 import { clientFor } from "./runtime/settings";
+import { RESOURCES } from "./resources";
+import type { ResourceDefinition } from "./resources/definition";
 import { nativeToken } from "./tokens";
+import { coreSchema } from "./zod-core";
 
 /** One function: the SDK's answer to `call` is what `result` reads (a list of them with `listMember`). */
 export interface DataSource<A extends z.ZodObject = z.ZodObject, R extends z.ZodType = z.ZodType, L extends string | undefined = string | undefined> {
@@ -76,17 +79,6 @@ const idOrName = z
 export type LookupArgs = { id: string; name?: never } | { name: string; id?: never };
 
 /**
- * The schema a value is read with, without what only allows it to be absent or null, before any
- * transform (as native/function-shapes.ts reads a result's members; that module imports this
- * table, so it cannot lend its own here).
- */
-function coreSchema(schema: z.ZodType): z.ZodType {
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return coreSchema(schema.unwrap() as z.ZodType);
-  if (schema instanceof z.ZodPipe) return coreSchema(schema.in as z.ZodType);
-  return schema;
-}
-
-/**
  * `value` with only the members `schema` declares, at every depth. The SDK reads answers
  * tolerantly, keeping members it does not know; a lookup answers only what its schema (and so
  * the package schema and docs) says, so a member the service adds later, or a secret it should
@@ -106,12 +98,31 @@ function declaredOnly(schema: z.ZodType, value: unknown): unknown {
   return value;
 }
 
-/** How a lookup finds objects of one kind with the SDK: by id, and the list a name is searched in. */
+/**
+ * How a lookup finds objects of one kind with the SDK: by id, and the list a name is searched in.
+ * By default the calls the kind's definition already serves its resource with (its `family`).
+ */
 interface Finder<T extends { id: string }> {
   get(client: ComputeClient, id: string): Promise<T>;
   list(client: ComputeClient): Promise<T[]>;
   /** The object's name as a program gives it; default: its name without the owner mark a stack adds to it (sdk/ownership.ts). */
   nameOf?(item: T): string;
+}
+
+/** The definition of a registered resource by its type name (`Pod`), which a lookup's finder defaults to. */
+function definitionNamed(name: string): ResourceDefinition {
+  const definition = RESOURCES.find((candidate) => candidate.name === name);
+  if (!definition) throw new Error(`no resource named ${name}`);
+  return definition;
+}
+
+/** A kind's finder: its family's get and list, but where `custom` says otherwise. */
+function finderOf<T extends { id: string }>(definition: ResourceDefinition, custom: Partial<Finder<T>> = {}): Finder<T> {
+  return {
+    get: (client, id) => definition.family(client).get(id) as Promise<T>,
+    list: async (client) => (await definition.family(client).page()).items as T[],
+    ...custom,
+  };
 }
 
 /**
@@ -134,8 +145,10 @@ async function findOne<T extends { id: string }>(token: string, client: ComputeC
 }
 
 /** The lookup of one resource kind (`Pod`, named as its resource type): arguments `idOrName`, the result as `result` declares it. */
-function lookup<T extends { id: string }, R extends z.ZodType>(resource: string, doc: string, result: R, finder: Finder<T>) {
-  const token = nativeToken(resource);
+function lookup<T extends { id: string }, R extends z.ZodType>(resource: string, doc: string, result: R, custom: Partial<Finder<T>> = {}) {
+  const definition = definitionNamed(resource);
+  const token = nativeToken(definition.name);
+  const finder = finderOf(definition, custom);
   return dataSource<typeof idOrName, R, undefined>({
     doc: `${doc} Give its \`id\` or its \`name\`, exactly one; none, or a name that more than one has, fails in one line.`,
     args: idOrName,
@@ -205,39 +218,22 @@ export const FUNCTIONS = {
     result: HubRepo,
     call: (client, args) => client.hub.get(args.ref),
   }),
-  getPod: lookup("Pod", "One pod, which need not belong to the stack; its `env` is left out (its values may be secrets).", PodFound, {
-    get: (client, id) => client.pods.get(id),
-    list: (client) => client.pods.list(),
-  }),
-  getSandbox: lookup("Sandbox", "One sandbox, which need not belong to the stack.", Sandbox, {
-    get: (client, id) => client.sandboxes.get(id),
-    list: (client) => client.sandboxes.list(),
-  }),
-  getNetworkVolume: lookup("NetworkVolume", "One network volume, which need not belong to the stack.", NetworkVolume, {
-    get: (client, id) => client.networkVolumes.get(id),
-    list: (client) => client.networkVolumes.list(),
-  }),
-  getTemplate: lookup("Template", "One template, the account's own or a public one; its `env` is left out (its values may be secrets).", TemplateFound, {
-    get: (client, id) => client.templates.get(id),
+  getPod: lookup("Pod", "One pod, which need not belong to the stack; its `env` is left out (its values may be secrets).", PodFound),
+  getSandbox: lookup("Sandbox", "One sandbox, which need not belong to the stack.", Sandbox),
+  getNetworkVolume: lookup("NetworkVolume", "One network volume, which need not belong to the stack.", NetworkVolume),
+  getTemplate: lookup<Template, typeof TemplateFound>("Template", "One template, the account's own or a public one; its `env` is left out (its values may be secrets).", TemplateFound, {
     // The account's own (GET /v2/templates) and the public ones the catalog adds, each once.
     list: async (client) => {
       const [own, catalog] = await Promise.all([client.templates.list(), client.catalog.templates()]);
       return [...new Map([...catalog, ...own].map((template) => [template.id, template])).values()];
     },
   }),
-  getRegistryCredential: lookup("RegistryCredential", "One registry credential: its id and name (the service never answers its username or password).", Registry, {
-    get: (client, id) => client.registries.get(id),
-    list: (client) => client.registries.list(),
+  getRegistryCredential: lookup("RegistryCredential", "One registry credential: its id and name (the service never answers its username or password).", Registry),
+  getSshKey: lookup<RegisteredKey, typeof SshKeyFound>("SshKey", "One of the account's SSH keys: `id` is its fingerprint (`SHA256:…`), `name` its comment.", SshKeyFound, {
+    nameOf: (key) => keyComment(key),
   }),
-  getSshKey: lookup("SshKey", "One of the account's SSH keys: `id` is its fingerprint (`SHA256:…`), `name` its comment.", SshKeyFound, {
-    get: (client, id) => client.sshKeys.get(id),
-    list: (client) => client.sshKeys.list(),
-    nameOf: (key: RegisteredKey) => keyComment(key),
-  }),
-  getServerlessEndpoint: lookup("ServerlessEndpoint", "One serverless endpoint, which need not belong to the stack; its `env` is left out (its values may be secrets).", EndpointFound, {
-    get: (client, id) => client.serverless.get(id),
-    list: (client) => client.serverless.list(),
-  }),
+  getServerlessEndpoint: lookup("ServerlessEndpoint", "One serverless endpoint, which need not belong to the stack; its `env` is left out (its values may be secrets).", EndpointFound),
+  // The clusters alone: the family's reads add each one's member pods, which a lookup's result does not hold.
   getCluster: lookup("Cluster", "One cluster, which need not belong to the stack.", Cluster, {
     get: (client, id) => client.clusters.get(id),
     list: (client) => client.clusters.list(),

@@ -13,6 +13,7 @@
  */
 import { z } from "zod";
 import { FUNCTIONS, type FunctionName } from "../functions";
+import { coreSchema } from "../zod-core";
 import type { FieldSpec } from "../properties";
 
 type Members = Readonly<Record<string, FieldSpec>>;
@@ -27,12 +28,6 @@ export interface FunctionShape {
   readonly result: Members;
 }
 
-/** The schema a value is read with, without what only allows it to be absent or null, before any transform. */
-function core(schema: z.ZodType): z.ZodType {
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return core(schema.unwrap() as z.ZodType);
-  if (schema instanceof z.ZodPipe) return core(schema.in as z.ZodType);
-  return schema;
-}
 
 /**
  * The schema without its rules between members (a lookup's "exactly one of id or name"): they
@@ -43,13 +38,13 @@ function withoutCrossMemberRules(schema: z.ZodType): z.ZodType {
 }
 
 function objectOf(schema: z.ZodType, path: string): z.ZodObject {
-  const object = core(schema);
+  const object = coreSchema(schema);
   if (!(object instanceof z.ZodObject)) throw new Error(`${path}: not an object schema`);
   return object;
 }
 
 function fieldOf(schema: z.ZodType, path: string): FieldSpec {
-  const read = core(schema);
+  const read = coreSchema(schema);
   if (read instanceof z.ZodString) return { type: "string" };
   if (read instanceof z.ZodEnum) return { type: "string", enum: read.options.map(String) };
   if (read instanceof z.ZodNumber) return { type: read.isInt ? "integer" : "number" };
@@ -64,7 +59,7 @@ function fieldOf(schema: z.ZodType, path: string): FieldSpec {
 function smallest(schema: z.ZodType, path: string): unknown {
   if (schema.safeParse(undefined).success) return undefined;
   if (schema.safeParse(null).success) return null;
-  const read = core(schema);
+  const read = coreSchema(schema);
   if (read instanceof z.ZodString) return "";
   if (read instanceof z.ZodEnum) return read.options[0];
   if (read instanceof z.ZodNumber) return 0;

@@ -198,7 +198,8 @@ it("fails a static `get` of an ended object: nothing to look up any more", async
 
 it("a registry credential's lookup answers its id and name only, even where the service answered more", async () => {
   const answered = { id: "reg_1", name: "ghcr", username: "robot", password: SECRET } as Registry;
-  const client = { registries: { get: async () => answered, list: async () => [answered] } } as unknown as ComputeClient;
+  // The calls the credential's definition reads it with (its family: get by id, the page a name is searched in).
+  const client = { registries: { get: async () => answered, page: async () => ({ items: [answered], setAside: [] }) } } as unknown as ComputeClient;
   const fn = FUNCTIONS.getRegistryCredential;
   expect(await fn.call(client, fn.readArgs({ id: "reg_1" }))).toEqual({ id: "reg_1", name: "ghcr" });
   expect(await fn.call(client, fn.readArgs({ name: "ghcr" }))).toEqual({ id: "reg_1", name: "ghcr" });
