@@ -83,8 +83,8 @@ function envPaths(...bags: Array<Props | undefined>): Path[] {
  * refresh of either (the inputs the read recorded, still without a mark). Presence of inputs
  * alone does not tell: a `get` sends an empty bag, not none.
  */
-function ownedByStack(req: prov.ReadRequest, inputs: Props): boolean {
-  return req.hasInputs() && inputs.ownerMark !== undefined;
+function readOfOwned(req: prov.ReadRequest, inputs: Props): boolean {
+  return req.hasInputs() && runtime.ownedByStack(inputs);
 }
 
 const stable = (value: unknown) => JSON.stringify(value ?? null);
@@ -242,7 +242,7 @@ function service(options: ServeOptions, engine: { address?: string }): Partial<p
         // values are secret, and the marks above carry that. For an object someone else made,
         // nothing says which values are theirs to hide, so every env value is kept secret
         // (ciphertext in the state), in the outputs and in the inputs.
-        const foreignEnv = ownedByStack(req, inputs.props) ? [] : envPaths(read.inputs, read.props);
+        const foreignEnv = readOfOwned(req, inputs.props) ? [] : envPaths(read.inputs, read.props);
         return response
           .setProperties(encode(read.props ?? {}, withSecrets(marks, foreignEnv)))
           .setInputs(encode(read.inputs ?? {}, withSecrets(inputs.marks, state.marks.secrets, foreignEnv)));

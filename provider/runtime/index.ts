@@ -9,7 +9,8 @@ import { RESOURCES, resourceByToken } from "../resources";
 import { nativeToken } from "../resources/definition";
 import type { CheckFailure } from "./check-failures";
 import { handlersOf, type Handlers } from "./handlers";
-import type { Props } from "./props";
+import { ownedByStack, type Props } from "./props";
+export { ownedByStack } from "./props";
 import { credentials, requireConfiguredKey } from "./credentials";
 import { userFacing, withoutHostPrint } from "./errors";
 import { learnSecrets, redact, redactError } from "./secrets";
@@ -108,7 +109,7 @@ export function handlersFor(token: string): Handlers {
     ...handlers,
     async read(id, recorded) {
       const read = await handlers.read(id, recorded);
-      if (recorded?.ownerMark !== undefined || !("inputs" in read)) return read;
+      if (ownedByStack(recorded) || !("inputs" in read)) return read;
       const { inputs: _foreign, ...rest } = read;
       return rest;
     },

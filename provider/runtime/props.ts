@@ -13,6 +13,15 @@ export function withoutProvider(props: Props): Props {
   return rest;
 }
 
+/**
+ * Whether recorded props are of a resource the stack made: `check` gives every one an owner mark,
+ * which its state keeps. A read of an object someone else made (an import, a static `get`, YAML's
+ * `get`, or their refresh) records none.
+ */
+export function ownedByStack(recorded: Props | undefined): boolean {
+  return recorded?.ownerMark !== undefined;
+}
+
 interface Nameable {
   name?: string;
   namePrefix?: string;
