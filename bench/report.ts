@@ -10,7 +10,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "./lib/root";
+import { REPO_ROOT } from "../scripts/lib/root";
 
 const RESULTS = path.join(REPO_ROOT, "bench", "results", "latest.json");
 const DOC = path.join(REPO_ROOT, "docs", "benchmarks.md");

@@ -9,8 +9,8 @@
  *   npm run bench -- --repeats 1 fleet     fewer repeats of the fleet pair (default 3)
  *
  * It is TypeScript in the package's build (tsconfig.json), so a change to the SDK, the emulator
- * or the engine helper it shares with the end-to-end suites (lib/engine.ts) that breaks it fails
- * the build; scripts/bench.sh builds, then runs dist/bench/run.js.
+ * or the engine helper it shares with the end-to-end suites (scripts/lib/engine.ts) that breaks
+ * it fails the build; scripts/bench.sh builds, then runs dist/bench/run.js.
  *
  * Scenario names: fleet (1, 2 and 4), baseline (2), ratelimit (3), logs (5), emulator (6),
  * provider (7), native (8), scale (9), clusters (10), readiness (11). docs/benchmarks.md says what each does and holds the latest figures.
@@ -20,7 +20,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import Table from "cli-table3";
 import { disposeFleetContext } from "./lib/fleet-context";
-import { pulumiCommand } from "./lib/engine";
+import { pulumiCommand } from "../scripts/lib/engine";
 import { log, REPO_ROOT, round, type Row, type ScenarioResult } from "./lib/common";
 import * as baseline from "./scenarios/baseline";
 import * as clusters from "./scenarios/clusters";

@@ -5,7 +5,9 @@
 # COMPUTE_ENGINE_CACHE or XDG_CACHE_HOME may move.
 set -euo pipefail
 source "$(dirname "$0")/lib/engine-env.sh"
-bin="$(compute_engine_cache)/pulumi-v${PULUMI_VERSION:-3.248.0}/bin"
+# The engine root of the release package.json names (compute_engine_root).
+root=$(compute_engine_root)
+bin="$root/bin"
 if [ ! -x "$bin/pulumi" ]; then
   echo "no Pulumi CLI in $bin: run \`npm run setup\` in $(cd "$(dirname "$0")/.." && pwd) first" >&2
   exit 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Pulumi CLI and its Node.js and YAML language hosts from Go modules into a cache
 # outside the repository. The CLI is pinned to the release that matches the @pulumi/pulumi
-# development dependency.
+# development dependency (package.json; read by scripts/lib/engine-env.sh, compute_engine_version).
 #
 # Why build: the machines this project runs on reach package registries only, so the usual
 # prebuilt-binary download is impossible. `go install .../cmd/pulumi@vX` is refused because the
@@ -23,7 +23,7 @@
 #
 # The YAML language host (pulumi-language-yaml) comes from github.com/pulumi/pulumi-yaml, built
 # in a third wrapper module (it requires pkg/sdk v3.143.0, which cannot share a build with the
-# CLI's v3.248.0). Its main package is scripts/yaml-host/main.go: the upstream host as its own
+# CLI's v3.248.0). Its main package is scripts/go/yaml-host/main.go: the upstream host as its own
 # main starts it, plus the one adapter it needs under this engine (typed `config:` values; the
 # file says why). It is a separate piece with its own stamp (the release and the adapter's
 # hash), so a cache that already holds the CLI gains it without rebuilding the CLI. Both hosts
@@ -36,7 +36,7 @@
 # standalone module is refused too, and sdk/v3 v3.66.0 is the last release that holds it
 # (go/pulumi-language-go); it drives 3.248 programs, which it builds with the `go` on PATH
 # against the program's own go.mod (sdk/v3 v3.248.0). Next to `pulumi`, under each host's name,
-# goes the launcher scripts/language-host/main.go, which starts that host with the project's
+# goes the launcher scripts/go/language-host/main.go, which starts that host with the project's
 # `runtime.options` as flags, the way the host's own release of the engine passed them, and
 # refuses the options that host cannot honour (the file says why and how). Hosts and launchers
 # are separate pieces, each with its own stamp.
@@ -44,19 +44,22 @@
 # Prints the engine's root folder (the one holding bin/pulumi) on its last line of stdout.
 set -euo pipefail
 
-PULUMI_VERSION="${PULUMI_VERSION:-3.248.0}"
+source "$(dirname "$0")/lib/engine-env.sh"
+# The release and its folder, from package.json (scripts/lib/engine-env.sh, compute_engine_version).
+PULUMI_VERSION=$(compute_engine_version)
+ENGINE_ROOT=$(compute_engine_root)
 # The release of sdk/v3 whose nodejs/cmd/pulumi-language-nodejs package is built as the host.
 LANGUAGE_HOST_SDK_VERSION="${LANGUAGE_HOST_SDK_VERSION:-3.68.0}"
-source "$(dirname "$0")/lib/engine-env.sh"
 CACHE_ROOT=$(compute_engine_cache)
-ENGINE_ROOT="$CACHE_ROOT/pulumi-v$PULUMI_VERSION"
 # The pulumi-yaml release built as the YAML host (its cmd/pulumi-language-yaml).
 YAML_HOST_VERSION="${YAML_HOST_VERSION:-1.13.0}"
 STAMP="cli v$PULUMI_VERSION; nodejs language host from sdk/v3 v$LANGUAGE_HOST_SDK_VERSION"
-YAML_HOST_MAIN="$(cd "$(dirname "$0")" && pwd)/yaml-host/main.go"
+# The Go programs of scripts/go/ (scripts/README.md). Their stamps hash their content, not their
+# path, so a cache built before they moved is reused as it is.
+YAML_HOST_MAIN="$(cd "$(dirname "$0")" && pwd)/go/yaml-host/main.go"
 # The last sdk/v3 release that holds the Go language host (go/pulumi-language-go).
 GO_HOST_SDK_VERSION="${GO_HOST_SDK_VERSION:-3.66.0}"
-LAUNCHER_MAIN="$(cd "$(dirname "$0")" && pwd)/language-host/main.go"
+LAUNCHER_MAIN="$(cd "$(dirname "$0")" && pwd)/go/language-host/main.go"
 LAUNCHER_HASH=$(sha256sum "$LAUNCHER_MAIN" | cut -c1-16)
 YAML_STAMP="yaml language host from pulumi-yaml v$YAML_HOST_VERSION; main $(sha256sum "$YAML_HOST_MAIN" | cut -c1-16)"
 WORK="$CACHE_ROOT/build-v$PULUMI_VERSION"
@@ -224,11 +227,11 @@ build_old_host() {
 }
 
 # build_launcher <runtime>: the launcher the engine starts as pulumi-language-<runtime>
-# (scripts/language-host/main.go); it reads Pulumi.yaml with gopkg.in/yaml.v3, the YAML library
+# (scripts/go/language-host/main.go); it reads Pulumi.yaml with gopkg.in/yaml.v3, the YAML library
 # of the hosts' own sdk/v3 releases.
 build_launcher() {
   require_go
-  log "building the pulumi-language-$1 launcher (scripts/language-host/main.go) into $ENGINE_ROOT/bin"
+  log "building the pulumi-language-$1 launcher (scripts/go/language-host/main.go) into $ENGINE_ROOT/bin"
   wrapper_module "$1-launcher" "pulumi-language-$1-launcher" "gopkg.in/yaml.v3 v3.0.1"
   cp "$LAUNCHER_MAIN" "$WORK/$1-launcher/main.go"
   build_piece bin "pulumi-language-$1" ".stamp-$1" "$(launcher_stamp "$1")" "$WORK/$1-launcher" \

@@ -8,10 +8,10 @@
 #    of 3.248 is refused by the Go module proxy, and sdk/v3 v3.66.0, the last release holding
 #    `go/pulumi-language-go`, drives 3.248 programs (it builds the program with the `go` on PATH,
 #    against the sdk/v3 release of the program's own go.mod). Next to `pulumi` under the host's
-#    name sits the launcher scripts/language-host/main.go, which hands the host the project's
+#    name sits the launcher scripts/go/language-host/main.go, which hands the host the project's
 #    `runtime.options` (`binary`, `buildTarget`), as for Python.
 # 2. The Go SDK, generated from schema.json into dist/go by Pulumi's own generator
-#    (scripts/sdk-gen): the module example.com/pulumi-compute/sdk/go, package
+#    (scripts/go/sdk-gen): the module example.com/pulumi-compute/sdk/go, package
 #    example.com/pulumi-compute/sdk/go/compute. A program's go.mod points the module at the
 #    clone with a `replace` (examples/go-stack/go.mod; docs/native-plugin.md, "Go programs").
 # 3. examples/go-stack compiled once with the machine's own Go settings, the way the host will

@@ -9,13 +9,13 @@
 #    program runs on the pulumi package of its virtualenv). That host reads `runtime.options`
 #    only as flags, which the 3.248 engine no longer passes, so what sits next to `pulumi` under
 #    the host's name (a bundled name there: found without a "from $PATH" warning) is our
-#    launcher, scripts/language-host/main.go: it reads the project's Pulumi.yaml and starts the
+#    launcher, scripts/go/language-host/main.go: it reads the project's Pulumi.yaml and starts the
 #    host (in the engine root's python-host/) with them. So `virtualenv: <folder>` (relative to
 #    the project's folder, or absolute) runs the program in that virtualenv with nothing
 #    activated; `toolchain: pip` is the host's own way; poetry, uv and `typechecker` fail at
 #    start in one line naming the option. Without `virtualenv`, the `python` first on PATH runs.
 # 2. The SDK `pulumi_compute`, generated from schema.json into dist/python by Pulumi's own
-#    generator (scripts/sdk-gen, built once into the engine cache). Generated, not committed:
+#    generator (scripts/go/sdk-gen, built once into the engine cache). Generated, not committed:
 #    schema.json is the one source, and test/provider/schema.test.ts keeps that current.
 # 3. A virtualenv, .venv, with pulumi==<the engine's release> and that SDK installed, from a
 #    wheelhouse in the engine cache (per release and Python): pulumi with its dependencies, the
@@ -33,7 +33,8 @@ source scripts/lib/engine-env.sh
 if [ -z "${COMPUTE_PULUMI_ROOT:-}" ]; then
   compute_setup
 fi
-PULUMI_VERSION="${PULUMI_VERSION:-3.248.0}"
+# The engine's release (package.json; compute_engine_version): the pulumi package installed beside it.
+PULUMI_VERSION=$(compute_engine_version)
 CACHE_ROOT=$(compute_engine_cache)
 VENV="$PWD/.venv"
 

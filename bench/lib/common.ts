@@ -4,7 +4,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EmulatorControl, LoggedRequest, Timings } from "../../emulator";
 import type { EmulatorReady } from "../../emulator/options";
-import { REPO_ROOT } from "./root";
+import { RESOURCES } from "../../provider/resources";
+import { dynamicToken, nativeToken, type ResourceDefinition } from "../../provider/resources/definition";
+import { REPO_ROOT } from "../../scripts/lib/root";
 
 export { REPO_ROOT };
 
@@ -28,6 +30,25 @@ export function round(value: number | undefined, digits = 2): number | undefined
 
 export function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
+}
+
+/** The registry's definition (provider/resources) of a kind of resource (`pod`). */
+export function resourceOfKind(kind: string): ResourceDefinition {
+  const definition = RESOURCES.find((d) => d.kind === kind);
+  if (!definition) throw new Error(`no resource of kind ${kind} in the registry (provider/resources/index.ts)`);
+  return definition;
+}
+
+/** What the fleet program declares (bench/programs/fleet): pods and sandboxes, as the registry defines them. */
+export const FLEET_RESOURCES = { pod: resourceOfKind("pod"), sandbox: resourceOfKind("sandbox") };
+
+/**
+ * The type tokens of the fleet's resources in a stack's state, by the face that serves them: the
+ * dynamic classes (`pulumi-nodejs:dynamic/compute:Pod`) or the native plugin (`compute:index:Pod`).
+ * Derived from the registry, so a renamed token cannot leave a scenario counting nothing.
+ */
+export function fleetTypes(face: "dynamic" | "native"): string[] {
+  return Object.values(FLEET_RESOURCES).map(face === "native" ? nativeToken : dynamicToken);
 }
 
 /** Stage durations of the fleet scenarios (issue #7): 2 s provisioning, 2 s starting, 2 s sandbox creating. */

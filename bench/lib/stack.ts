@@ -1,15 +1,15 @@
 /**
  * A stack of one of the bench's programs (bench/programs) against one emulator, run through the
- * engine as the end-to-end suites run theirs (lib/engine.ts: the run's Pulumi home, the engine
- * from COMPUTE_PULUMI_ROOT, a file backend in a scratch folder), with what the scenarios time
- * and read: `up` timed from the call to its answer, `destroy`, the exported deployment and the
- * size of the backend's stack file.
+ * engine as the end-to-end suites run theirs (scripts/lib/engine.ts: the run's Pulumi home, the
+ * engine from COMPUTE_PULUMI_ROOT, a file backend in a scratch folder), with what the scenarios
+ * time and read: `up` timed from the call to its answer, `destroy`, the exported deployment and
+ * the size of the backend's stack file.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { ConfigMap, Stack, UpResult } from "@pulumi/pulumi/automation";
-import { createEngineStack, fileBackend, REPO_ROOT } from "./engine";
+import { createEngineStack, fileBackend, REPO_ROOT } from "../../scripts/lib/engine";
 
 /** A scratch directory under the OS temp dir, removed by `cleanupScratch`. */
 export function scratchDir(name: string): string {

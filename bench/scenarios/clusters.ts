@@ -16,6 +16,7 @@ import { EmulatorControl, startEmulator } from "../../emulator";
 import * as runtime from "../../provider/runtime";
 import { ComputeClient, ownerMark, type ClusterWithMembers } from "../../sdk";
 import { clusterResource } from "../../provider/resources/cluster";
+import { nativeToken } from "../../provider/resources/definition";
 import { countByOperation, log, round, sleep, type Row, type ScenarioResult } from "../lib/common";
 
 const CLUSTERS = 8;
@@ -43,7 +44,7 @@ async function provider() {
     const checked = await Promise.all(
       Array.from({ length: CLUSTERS }, async (_, i) => {
         const name = `bench-${i}`;
-        const mark = ownerMark({ organization: "o", project: "bench", stack: "clusters", backend: "file:///bench", urn: `urn:pulumi:clusters::bench::compute:index:Cluster::${name}`, salt: "s" });
+        const mark = ownerMark({ organization: "o", project: "bench", stack: "clusters", backend: "file:///bench", urn: `urn:pulumi:clusters::bench::${nativeToken(clusterResource)}::${name}`, salt: "s" });
         return (await handlers.check({}, { ...request(name), ownerMark: mark, namePrefix: name, __provider: "bench" })).inputs;
       }),
     );

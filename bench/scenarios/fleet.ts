@@ -13,13 +13,15 @@
 import * as os from "node:os";
 import type { LoggedRequest, Timings } from "../../emulator";
 import { fleetContext } from "../lib/fleet-context";
-import { FLEET_TIMINGS, UNAVOIDABLE_SECONDS, ZERO_TIMINGS, countByOperation, log, median, round, sumOps, type Row, type ScenarioResult } from "../lib/common";
+import { FLEET_RESOURCES, FLEET_TIMINGS, UNAVOIDABLE_SECONDS, ZERO_TIMINGS, countByOperation, log, median, round, sumOps, type Row, type ScenarioResult } from "../lib/common";
+import { dynamicToken } from "../../provider/resources/definition";
 import type { Deployment } from "../lib/stack";
 
 const PODS = 40;
 const SANDBOXES = 40;
-const POD_TYPE = "pulumi-nodejs:dynamic/compute:Pod";
-const SANDBOX_TYPE = "pulumi-nodejs:dynamic/compute:Sandbox";
+// The fleet scenarios run the dynamic classes (bench:native unset).
+const POD_TYPE = dynamicToken(FLEET_RESOURCES.pod);
+const SANDBOX_TYPE = dynamicToken(FLEET_RESOURCES.sandbox);
 
 /** Calls per pod and per sandbox from one up's request log. */
 export interface Calls {

@@ -12,13 +12,13 @@
  */
 import { EmulatorControl, startEmulator, type Timings } from "../../emulator";
 import { createStack, type BenchStack, type Deployment } from "../lib/stack";
-import { FLEET_TIMINGS, log, median, raiseCpuCapacity, round, ZERO_TIMINGS, type Row, type ScenarioResult } from "../lib/common";
+import { FLEET_TIMINGS, fleetTypes, log, median, raiseCpuCapacity, round, ZERO_TIMINGS, type Row, type ScenarioResult } from "../lib/common";
 
 const PODS = 40;
 const SANDBOXES = 40;
 const FACES = [
-  { face: "dynamic", native: false, types: ["pulumi-nodejs:dynamic/compute:Pod", "pulumi-nodejs:dynamic/compute:Sandbox"] },
-  { face: "native", native: true, types: ["compute:index:Pod", "compute:index:Sandbox"] },
+  { face: "dynamic", native: false, types: fleetTypes("dynamic") },
+  { face: "native", native: true, types: fleetTypes("native") },
 ];
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), "utf8");

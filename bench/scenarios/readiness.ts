@@ -14,7 +14,8 @@
 import { EmulatorControl, startEmulator, type ServiceEvent } from "../../emulator";
 import * as runtime from "../../provider/runtime";
 import { ownerMark } from "../../sdk";
-import { countByOperation, log, round, type Row, type ScenarioResult } from "../lib/common";
+import { nativeToken } from "../../provider/resources/definition";
+import { countByOperation, log, resourceOfKind, round, type Row, type ScenarioResult } from "../lib/common";
 
 const PODS = 8;
 const SERVICE_DELAY_MS = 3000;
@@ -32,7 +33,7 @@ async function emulator() {
 }
 
 async function checked(args: Record<string, unknown>, name: string) {
-  const mark = ownerMark({ organization: "o", project: "bench", stack: "ready", backend: "file:///bench", urn: `urn:pulumi:ready::bench::compute:index:Pod::${name}`, salt: "s" });
+  const mark = ownerMark({ organization: "o", project: "bench", stack: "ready", backend: "file:///bench", urn: `urn:pulumi:ready::bench::${nativeToken(resourceOfKind("pod"))}::${name}`, salt: "s" });
   const result = await runtime.resources.pod!.check({}, { ...args, name, namePrefix: name, ownerMark: mark, __provider: "bench" });
   if (result.failures.length > 0) throw new Error(JSON.stringify(result.failures));
   return result.inputs;

@@ -16,12 +16,13 @@
  */
 import { EmulatorControl } from "../../emulator";
 import { createStack, type BenchStack, type Deployment } from "../lib/stack";
-import { cpuOf, cpuSecondsOf, highest, log, raiseCpuCapacity, round, sampler, startEmulatorProcess, type Row, type ScenarioResult } from "../lib/common";
+import { cpuOf, cpuSecondsOf, fleetTypes, highest, log, raiseCpuCapacity, round, sampler, startEmulatorProcess, type Row, type ScenarioResult } from "../lib/common";
 
 const SIZES = [10, 100, 1000];
 const NATIVE_SIZE = 1000;
 const QUOTA_PER_MINUTE = 60;
-const STATE_TYPES = ["pulumi-nodejs:dynamic/compute:Pod", "pulumi-nodejs:dynamic/compute:Sandbox", "compute:index:Pod", "compute:index:Sandbox"];
+/** The fleet's pods and sandboxes in the state, either face. */
+const STATE_TYPES = [...fleetTypes("dynamic"), ...fleetTypes("native")];
 
 function stateBytesPerResource(deployment: Deployment): number {
   const managed = (deployment.resources ?? []).filter((r) => STATE_TYPES.includes(r.type));

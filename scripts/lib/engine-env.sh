@@ -3,6 +3,37 @@
 # in, and an emulator in the background, read from its ready file (docs/emulator.md, "Started
 # by a script") rather than from its human start-up lines.
 
+# The clone's root, from this file's own place: install-pulumi-engine.sh and engine-bin.sh source
+# this file without changing to the root first.
+compute_clone_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+# compute_engine_version: the Pulumi engine release that set-up builds and every script, suite
+# and benchmark runs. Stated once, in package.json: it is the exact version of the
+# `@pulumi/pulumi` development dependency, the Node.js SDK the programs run on, because the engine
+# follows that SDK's release (docs/setup.md). TypeScript reads it the same way
+# (scripts/lib/engine-version.ts). PULUMI_VERSION, when set, overrides it (to try another release).
+compute_engine_version() {
+  if [ -n "${PULUMI_VERSION:-}" ]; then
+    printf '%s\n' "$PULUMI_VERSION"
+    return
+  fi
+  node -e '
+    const version = require(process.argv[1]).devDependencies?.["@pulumi/pulumi"] ?? "";
+    if (!/^\d+\.\d+\.\d+$/.test(version)) {
+      console.error(`package.json: the @pulumi/pulumi development dependency must be an exact release (x.y.z), the engine is built at it; found "${version}"`);
+      process.exit(1);
+    }
+    console.log(version);' "$compute_clone_root/package.json"
+}
+
+# compute_engine_root: the folder set-up builds that engine into (bin/pulumi and its hosts).
+compute_engine_root() {
+  local version
+  # `|| return`: a command substitution does not inherit `set -e`, so the failure is passed on.
+  version=$(compute_engine_version) || return
+  printf '%s/pulumi-v%s\n' "$(compute_engine_cache)" "$version"
+}
+
 # compute_engine_cache: the folder of everything built outside the clone (the engine, its hosts,
 # the SDK generator, the Python wheels): COMPUTE_ENGINE_CACHE, or compute-provider/ in the user's
 # cache folder.
@@ -34,14 +65,15 @@ compute_setup_go() {
 }
 
 # compute_sdk_generate python|go: the SDK of that language, generated from schema.json into
-# dist/<language> by Pulumi's own generator of the engine's release (scripts/sdk-gen, built once
+# dist/<language> by Pulumi's own generator of the engine's release (scripts/go/sdk-gen, built once
 # per source into the engine cache). Generated, not committed: schema.json is the one source, and
 # test/provider/schema.test.ts keeps that current. Skipped while schema and generator are
 # unchanged (dist/<language>/.stamp).
 compute_sdk_generate() {
   local language=$1 cache key generator stamp
   cache=$(compute_engine_cache)
-  key=$(cat scripts/sdk-gen/main.go scripts/sdk-gen/go.mod | sha256sum | cut -c1-16)
+  # Keyed by the generator's content, not its path: moving the folder rebuilds nothing.
+  key=$(cat scripts/go/sdk-gen/main.go scripts/go/sdk-gen/go.mod | sha256sum | cut -c1-16)
   generator="$cache/sdk-gen-$key"
   # The Python and Go set-ups run at the same time (scripts/test.sh): the lock makes the second
   # wait for the first one's build (a minute of both cores, the first time) and reuse it.
@@ -52,7 +84,7 @@ compute_sdk_generate() {
       printf '[setup-%s] building the SDK generator (Pulumi'"'"'s pkg/v3/codegen of the engine'"'"'s release)\n' "$language" >&2
       # -buildvcs=false: built inside the clone, whose git metadata the build must not need; the
       # checksum database is not reachable from every machine (scripts/install-pulumi-engine.sh).
-      (cd scripts/sdk-gen && GOFLAGS="$(go env GOFLAGS) -mod=mod" GOSUMDB="${GOSUMDB:-off}" \
+      (cd scripts/go/sdk-gen && GOFLAGS="$(go env GOFLAGS) -mod=mod" GOSUMDB="${GOSUMDB:-off}" \
         go build -buildvcs=false -trimpath -o "$generator.partial" .)
       mv "$generator.partial" "$generator"
     fi

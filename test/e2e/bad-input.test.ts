@@ -1,4 +1,4 @@
-import { createE2EStack, type E2EStack } from "./harness";
+import { createE2EStack, noIds, type E2EStack } from "./harness";
 import { GPU } from "../helpers/fixtures";
 
 jest.setTimeout(10 * 60_000);
@@ -14,7 +14,7 @@ describe("bad input fails at preview, before any API call", () => {
   async function expectNoApiMutation() {
     const creates = (await e2e.control.requests()).filter((r) => r.method !== "GET");
     expect(creates).toEqual([]);
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
+    expect(await e2e.liveIds()).toEqual(noIds());
   }
 
   it("a pod: every invalid field is named at preview, and up sends no create", async () => {

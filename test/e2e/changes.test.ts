@@ -41,7 +41,7 @@ describe("in-place updates and replacements through the real engine", () => {
     expect(out.id).not.toBe(lastId);
     expect(out.status).toBe("RUNNING");
     const live = await e2e.liveIds();
-    expect(live.pods).toEqual([out.id]);
+    expect(live.pod).toEqual([out.id]);
     lastId = out.id;
   });
 

@@ -1,4 +1,4 @@
-import { createE2EStack, type E2EStack } from "./harness";
+import { createE2EStack, noIds, type E2EStack } from "./harness";
 
 jest.setTimeout(15 * 60_000);
 
@@ -37,9 +37,9 @@ describe("a cluster from a Python stack", () => {
     const resized = await e2e.stack.up();
     expect(value(resized, "clusterId")).not.toBe(id);
     expect(value(resized, "nodes")).toHaveLength(3);
-    expect(await e2e.liveIds()).toMatchObject({ clusters: [value(resized, "clusterId")] });
+    expect(await e2e.liveIds()).toMatchObject({ cluster: [value(resized, "clusterId")] });
 
     await e2e.stack.destroy();
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
+    expect(await e2e.liveIds()).toEqual(noIds());
   });
 });

@@ -1,5 +1,5 @@
 import { ComputeClient } from "../../sdk";
-import { createE2EStack, type E2EStack } from "./harness";
+import { createE2EStack, noIds, type E2EStack } from "./harness";
 import { GPU } from "../helpers/fixtures";
 
 jest.setTimeout(15 * 60_000);
@@ -66,7 +66,7 @@ describe("Cluster end to end", () => {
     const order = await mutations();
     expect(order.indexOf("POST /v2/clusters")).toBeGreaterThanOrEqual(0);
     expect(order.indexOf(`DELETE /v2/clusters/${created.id}`)).toBeGreaterThan(order.indexOf("POST /v2/clusters"));
-    expect(await e2e.liveIds()).toMatchObject({ clusters: [replaced.id] });
+    expect(await e2e.liveIds()).toMatchObject({ cluster: [replaced.id] });
 
     const preview = await e2e.stack.preview();
     expect(preview.changeSummary).toEqual({ same: expect.any(Number) });
@@ -74,7 +74,7 @@ describe("Cluster end to end", () => {
     expect(Object.keys(refreshed.summary.resourceChanges ?? {})).toEqual(["same"]);
 
     await e2e.stack.destroy();
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
+    expect(await e2e.liveIds()).toEqual(noIds());
     expect(await members()).toEqual([]);
   });
 
@@ -97,8 +97,8 @@ describe("Cluster end to end", () => {
       (error: Error) => error,
     );
     expect(String(failure)).toContain("cluster creation failed");
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
-    expect(await e2e.stateIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
+    expect(await e2e.liveIds()).toEqual(noIds());
+    expect(await e2e.stateIds()).toEqual(noIds());
     expect(await members()).toEqual([]);
   });
 
@@ -111,13 +111,13 @@ describe("Cluster end to end", () => {
     );
     expect(String(failure)).toMatch(/went to ERROR/);
     expect(String(failure)).toMatch(/1\/2 RUNNING \(1 ERROR\)/);
-    const [broken] = (await e2e.stateIds()).clusters;
-    expect(await e2e.liveIds()).toMatchObject({ clusters: [broken] }); // recorded, not leaked
+    const [broken] = (await e2e.stateIds()).cluster;
+    expect(await e2e.liveIds()).toMatchObject({ cluster: [broken] }); // recorded, not leaked
 
     const repaired = await outputs(await e2e.stack.up());
     expect(repaired.id).not.toBe(broken);
     expect(repaired.status).toBe("RUNNING");
-    expect(await e2e.liveIds()).toMatchObject({ clusters: [repaired.id] });
+    expect(await e2e.liveIds()).toMatchObject({ cluster: [repaired.id] });
   });
 
   it("bad inputs fail the preview with every violation at once, and nothing is created", async () => {

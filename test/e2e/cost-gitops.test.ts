@@ -43,11 +43,11 @@ describe("the GitOps example", () => {
     await e2e.stack.setConfig("trainers", { value: "1" });
     const merge = await runGitopsScript(e2e, "merge.sh", name);
     expect(merge.code).toBe(0);
-    expect((await e2e.stateIds()).pods).toHaveLength(2);
+    expect((await e2e.stateIds()).pod).toHaveLength(2);
 
     expect(await runGitopsScript(e2e, "drift.sh", name)).toMatchObject({ code: 0, stdout: expect.stringContaining(`no drift: the service matches stack ${name}`) });
 
-    const [podId] = (await e2e.stateIds()).pods;
+    const [podId] = (await e2e.stateIds()).pod;
     await fetch(`${e2e.emulator.url}/v2/pods/${podId}/action`, {
       method: "POST",
       headers: { authorization: `Bearer ${e2e.emulator.apiKey}`, "content-type": "application/json" },

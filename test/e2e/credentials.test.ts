@@ -6,7 +6,7 @@
  * stack's configuration, the old one revoked, lets `refresh` and `destroy` finish without
  * `--run-program`, leaving nothing billing (provider/runtime/credentials.ts).
  */
-import { createE2EStack, type E2EStack } from "./harness";
+import { createE2EStack, noIds, type E2EStack } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
@@ -66,7 +66,7 @@ describe.each(FACES)("credentials, $face", ({ stack: stackName, program, declare
     for (const family of ["pods", "sandboxes"]) await e2e.control.addFault({ method: "GET", path: `/v2/${family}/*`, status: 401, times: 20 });
     try {
       const output = await failureOf(e2e.stack.refresh());
-      for (const id of [...live.pods, ...live.sandboxes]) {
+      for (const id of [...live.pod, ...live.sandbox]) {
         const lines = output.split("\n").filter((line) => line.includes(`/${id} answered 401 Unauthorized`));
         // The engine may print a failed step's error again in its summary; one line each time.
         expect(lines.length).toBeGreaterThanOrEqual(1);
@@ -111,7 +111,7 @@ describe.each(FACES)("credentials, $face", ({ stack: stackName, program, declare
 
     const destroy = await e2e.stack.destroy();
     expect(destroy.summary.result).toBe("succeeded");
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
+    expect(await e2e.liveIds()).toEqual(noIds());
     expect(await e2e.stateText()).not.toContain(rotated);
   });
 });

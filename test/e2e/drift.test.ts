@@ -20,21 +20,21 @@ describe("drift: GitOps with `up --refresh` converges by itself", () => {
   it("a sandbox that idled out leaves the stack on refresh, and up --refresh recreates it", async () => {
     const before = await e2e.stateIds();
     await e2e.control.advance(5 * 60_000); // past the 90 s idle timeout, on the emulator's clock
-    expect((await e2e.liveIds()).sandboxes).toEqual([]);
+    expect((await e2e.liveIds()).sandbox).toEqual([]);
 
     await e2e.stack.refresh();
-    expect((await e2e.stateIds()).sandboxes).toEqual([]);
+    expect((await e2e.stateIds()).sandbox).toEqual([]);
 
     const up = await e2e.stack.up({ refresh: true });
     const after = await e2e.stateIds();
     expect(up.summary.resourceChanges?.create).toBe(1);
-    expect(after.sandboxes).toHaveLength(1);
-    expect(after.sandboxes).not.toEqual(before.sandboxes);
+    expect(after.sandbox).toHaveLength(1);
+    expect(after.sandbox).not.toEqual(before.sandbox);
     expect(await e2e.liveIds()).toEqual(after);
   });
 
   it("a pod stopped behind the stack's back is reported by refresh and started again by up", async () => {
-    const [podId] = (await e2e.stateIds()).pods;
+    const [podId] = (await e2e.stateIds()).pod;
     await fetch(`${e2e.emulator.url}/v2/pods/${podId}/action`, {
       method: "POST",
       headers: { authorization: `Bearer ${e2e.emulator.apiKey}`, "content-type": "application/json" },

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import * as path from "node:path";
 import { resourceByToken } from "../../provider/resources";
 import { ComputeClient, fingerprintOf } from "../../sdk";
-import { createE2EStack, REPO_ROOT, type E2EStack } from "./harness";
+import { createE2EStack, noIds, REPO_ROOT, type E2EStack } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
@@ -81,7 +81,7 @@ describe.each(examples)("examples/%s", (name) => {
         expect({ kind, missing: ids.filter((id) => !live[kind as keyof EnvironmentIds].includes(id)) }).toEqual({ kind, missing: [] });
       }
       await e2e.stack.destroy();
-      expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
+      expect(await e2e.liveIds()).toEqual(noIds());
       expect(await liveEnvironment(e2e)).toEqual(before);
     } finally {
       await e2e.dispose();

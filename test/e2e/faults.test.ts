@@ -26,8 +26,8 @@ describe("faults during up", () => {
 
   async function expectConverged(expected: { pods: number; sandboxes: number }) {
     const state = await e2e.stateIds();
-    expect(state.pods).toHaveLength(expected.pods);
-    expect(state.sandboxes).toHaveLength(expected.sandboxes);
+    expect(state.pod).toHaveLength(expected.pods);
+    expect(state.sandbox).toHaveLength(expected.sandboxes);
     expect(await e2e.liveIds()).toEqual(state);
   }
 

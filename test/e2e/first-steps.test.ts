@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator";
-import { installPlugins } from "../../bench/lib/engine";
+import { installPlugins } from "../../scripts/lib/engine";
 import { deactivateVirtualenvs, engineRoot, PYTHON_VENV, REPO_ROOT } from "./harness";
 
 jest.setTimeout(10 * 60_000);

@@ -16,10 +16,11 @@ import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../../emulator";
 import { sleep } from "../helpers/fixtures";
 import { EmulatorControl } from "../../emulator/control-client";
-import { createEngineStack, engineRoot, fileBackend, REPO_ROOT, type StateBackend } from "../../bench/lib/engine";
-import { resourceByToken } from "../../provider/resources";
+import { createEngineStack, engineRoot, fileBackend, REPO_ROOT, type StateBackend } from "../../scripts/lib/engine";
+import { RESOURCES, resourceByToken } from "../../provider/resources";
+import { added, clientOf, countOf, listedIds, noIds, type IdsByKind } from "../helpers/live-objects";
 
-export { engineRoot, REPO_ROOT };
+export { engineRoot, REPO_ROOT, noIds };
 
 type RunningEmulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -62,12 +63,12 @@ export function deactivateVirtualenvs(): void {
 /** The registry's kind of a state resource of either face (dynamic or native type token). */
 const kindOf = (type: string) => resourceByToken(type)?.kind;
 
-/** What exists or is recorded, by kind. */
-export interface LiveIds {
-  pods: string[];
-  sandboxes: string[];
-  clusters: string[];
-}
+/**
+ * What exists or is recorded, by the registry's kind (`definition.kind`: `pod`, `sandbox`,
+ * `cluster`, `network volume`, …): every registered kind is a key, so a kind added to the
+ * registry is read, compared and leak-checked with no edit. `noIds()` is every kind empty.
+ */
+export type LiveIds = IdsByKind;
 
 export interface E2EStack {
   stack: Stack;
@@ -86,9 +87,13 @@ export interface E2EStack {
    * its exit code.
    */
   cli(args: string[]): Promise<CliResult>;
-  /** Pod, sandbox and cluster ids the stack's state knows. */
+  /** The ids the stack's state knows, of every registered kind. */
   stateIds(): Promise<LiveIds>;
-  /** Pod, sandbox and cluster ids that exist (and bill) in the emulator (clusters of the fixture left out). */
+  /**
+   * The ids of every registered kind that exist in the emulator, each kind's list read through
+   * its definition's SDK family; the fixture's own objects (account volumes and SSH keys, public
+   * templates, its cluster: what the account held when the emulator started) left out.
+   */
   liveIds(): Promise<LiveIds>;
   /**
    * Everything the backend holds (state, history, backups, locks), as text: what someone with
@@ -242,18 +247,18 @@ export async function createE2EStack(givenName: string, options: { program?: str
   }
   fewerCliRuns(stack, store, workDir, cliEnv);
 
-  const api = async (apiPath: string) => {
-    const response = await fetch(`${emulator.url}${apiPath}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
-    return response.json() as Promise<Record<string, Array<{ id: string; cluster?: unknown }>>>;
-  };
-  // The fixture's own clusters are the account's, not the stack's.
-  const fixtureClusters = new Set((await api("/v2/clusters")).clusters.map((c) => c.id));
-  const liveIds = async (): Promise<LiveIds> => {
-    const pods = (await api("/v2/pods")).pods.filter((p) => !p.cluster).map((p) => p.id).sort();
-    const sandboxes = (await api("/v2/sandboxes")).sandboxes.map((s) => s.id).sort();
-    const clusters = (await api("/v2/clusters")).clusters.map((c) => c.id).filter((id) => !fixtureClusters.has(id)).sort();
-    return { pods, sandboxes, clusters };
-  };
+  // What the fixture holds is the account's, not the stack's (a reset brings back the same ids).
+  const listed = () => listedIds(clientOf({ url: emulator.url, apiKey: emulator.apiKey }));
+  let fixture: LiveIds;
+  try {
+    fixture = await listed();
+  } catch (error) {
+    removeSettings();
+    await emulator.close();
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
+  const liveIds = async (): Promise<LiveIds> => added(await listed(), fixture);
   return {
     stack,
     workDir,
@@ -283,7 +288,7 @@ export async function createE2EStack(givenName: string, options: { program?: str
       // secret to print it.
       const deployment = await store.latest(name);
       const ids = (kind: string) => (deployment.resources ?? []).filter((r) => kindOf(r.type) === kind && r.id).map((r) => r.id!).sort();
-      return { pods: ids("pod"), sandboxes: ids("sandbox"), clusters: ids("cluster") };
+      return Object.fromEntries(RESOURCES.map((definition) => [definition.kind, ids(definition.kind)]));
     },
     liveIds,
     cli(args) {
@@ -313,7 +318,7 @@ export async function createE2EStack(givenName: string, options: { program?: str
       await control.clearFaults();
       await stack.destroy();
       const left = await liveIds();
-      if (left.pods.length + left.sandboxes.length + left.clusters.length > 0) throw new Error(`destroy left resources behind: ${JSON.stringify(left)}`);
+      if (countOf(left) > 0) throw new Error(`destroy left resources behind: ${JSON.stringify(left)}`);
       await control.reset();
       await control.clearRequests();
     },

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { parse, stringify } from "yaml";
 import { ComputeClient } from "../../sdk";
-import { createE2EStack, type E2EStack } from "./harness";
+import { createE2EStack, noIds, type E2EStack } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
@@ -96,7 +96,7 @@ describe("pulumi import of a pod, a sandbox and a cluster made outside the stack
     expect(code.resources!.api).toMatchObject({ type: "compute:Pod", properties: { ...rest, env: secretEnv } });
     expect(await e2e.stateText()).not.toContain(IMPORTED_TOKEN);
     Object.assign(generated.resources!, code.resources);
-    expect(await e2e.stateIds()).toEqual({ pods: [podId], sandboxes: [], clusters: [] });
+    expect(await e2e.stateIds()).toEqual({ ...noIds(), pod: [podId] });
   });
 
   it("imports the sandbox by id", async () => {
@@ -106,14 +106,14 @@ describe("pulumi import of a pod, a sandbox and a cluster made outside the stack
       properties: MADE_SANDBOX,
     });
     Object.assign(generated.resources!, code.resources);
-    expect(await e2e.stateIds()).toEqual({ pods: [podId], sandboxes: [sandboxId], clusters: [] });
+    expect(await e2e.stateIds()).toEqual({ ...noIds(), pod: [podId], sandbox: [sandboxId] });
   });
 
   it("imports the cluster by id, its container configuration read from its nodes", async () => {
     const code = await importResource("compute:index:Cluster", "ray", clusterId);
     expect(code.resources!.ray).toMatchObject({ type: "compute:Cluster", properties: MADE_CLUSTER });
     Object.assign(generated.resources!, code.resources);
-    expect(await e2e.stateIds()).toEqual({ pods: [podId], sandboxes: [sandboxId], clusters: [clusterId] });
+    expect(await e2e.stateIds()).toEqual({ ...noIds(), pod: [podId], sandbox: [sandboxId], cluster: [clusterId] });
   });
 
   it("the program holding the generated declarations previews with no changes", async () => {
@@ -125,8 +125,8 @@ describe("pulumi import of a pod, a sandbox and a cluster made outside the stack
   it("an up changes nothing, and destroy deletes what was imported", async () => {
     const up = await e2e.stack.up();
     expect(up.summary.resourceChanges).toEqual({ same: 4 });
-    expect(await e2e.liveIds()).toEqual({ pods: [podId], sandboxes: [sandboxId], clusters: [clusterId] });
+    expect(await e2e.liveIds()).toEqual({ ...noIds(), pod: [podId], sandbox: [sandboxId], cluster: [clusterId] });
     await e2e.stack.destroy();
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
+    expect(await e2e.liveIds()).toEqual(noIds());
   });
 });

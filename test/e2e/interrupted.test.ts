@@ -102,8 +102,8 @@ describe("interrupted up", () => {
   async function leaks(): Promise<{ leaked: string[]; lost: string[] }> {
     const state = await e2e.stateIds();
     const live = await e2e.liveIds();
-    const known = new Set([...state.pods, ...state.sandboxes, ...state.clusters]);
-    const existing = new Set([...live.pods, ...live.sandboxes, ...live.clusters]);
+    const known = new Set(Object.values(state).flat());
+    const existing = new Set(Object.values(live).flat());
     return { leaked: [...existing].filter((id) => !known.has(id)), lost: [...known].filter((id) => !existing.has(id)) };
   }
 
@@ -135,8 +135,8 @@ describe("interrupted up", () => {
     expect(await createdCount("/v2/sandboxes")).toBe(1);
     expect(await leaks()).toEqual({ leaked: [], lost: [] });
     const state = await e2e.stateIds();
-    expect(state.pods).toHaveLength(2);
-    expect(state.sandboxes).toHaveLength(1);
+    expect(state.pod).toHaveLength(2);
+    expect(state.sandbox).toHaveLength(1);
   });
 
   it.each([
@@ -145,7 +145,7 @@ describe("interrupted up", () => {
   ])("a replacement interrupted after its create (%s): exactly one pod after the next up", async (_mode, deleteBeforeReplace) => {
     await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000 } } }, deleteBeforeReplace });
     await e2e.stack.up();
-    const [original] = (await e2e.stateIds()).pods;
+    const [original] = (await e2e.stateIds()).pod;
 
     await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000, count: 2 } } }, deleteBeforeReplace }); // count replaces
     await e2e.control.setTimings({ podProvisioningMs: 8000, podStartingMs: 2000 });
@@ -157,15 +157,15 @@ describe("interrupted up", () => {
     await upAgainAfterKill();
     expect(await createdCount("/v2/pods")).toBe(2); // the original and one replacement
     const state = await e2e.stateIds();
-    expect(state.pods).toHaveLength(1);
-    expect(state.pods).not.toContain(original);
+    expect(state.pod).toHaveLength(1);
+    expect(state.pod).not.toContain(original);
     expect(await leaks()).toEqual({ leaked: [], lost: [] });
   });
 
   it("a replacement leaves the pod it replaces running until the new one is ready; --replace never loses the pod", async () => {
     await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000 } } } });
     await e2e.stack.up();
-    const [original] = (await e2e.stateIds()).pods;
+    const [original] = (await e2e.stateIds()).pod;
 
     await e2e.control.clearRequests();
     await e2e.declare({ pods: { a: { image: "i", gpu: { id: A5000, count: 2 } } } });
@@ -184,7 +184,7 @@ describe("interrupted up", () => {
     const replaced = await e2e.stack.up({ replace: [urn] });
     expect(replaced.summary.result).toBe("succeeded");
     expect(await leaks()).toEqual({ leaked: [], lost: [] });
-    expect((await e2e.stateIds()).pods).toHaveLength(1);
+    expect((await e2e.stateIds()).pod).toHaveLength(1);
     expect((replaced.outputs.podOutputs.value as Record<string, { status: string }>).a.status).toBe("RUNNING");
   });
 
@@ -239,9 +239,9 @@ describe("interrupted up of a cluster", () => {
 
   /** Exactly one cluster exists beside the fixture's, and it is the one the state holds. */
   async function expectOneClusterInState(): Promise<void> {
-    const live = (await e2e.liveIds()).clusters;
+    const live = (await e2e.liveIds()).cluster;
     expect(live).toHaveLength(1);
-    expect((await e2e.stateIds()).clusters).toEqual(live);
+    expect((await e2e.stateIds()).cluster).toEqual(live);
   }
 
   it("kill -9 of the whole process tree after the create was answered: the next up adopts it", async () => {
@@ -251,7 +251,7 @@ describe("interrupted up of a cluster", () => {
     await untilAnswered();
     kill(child, "tree");
     await sleep(500);
-    expect((await e2e.stateIds()).clusters).toEqual([]); // the kill came before the engine recorded it
+    expect((await e2e.stateIds()).cluster).toEqual([]); // the kill came before the engine recorded it
 
     await e2e.cancel().catch(() => undefined);
     const up = await e2e.stack.up();

@@ -7,7 +7,7 @@
  * cases drives them all.
  */
 import { ComputeClient } from "../../sdk";
-import { createE2EStack, type E2EStack } from "./harness";
+import { createE2EStack, noIds, type E2EStack } from "./harness";
 
 export const API_TOKEN = "native-secret-token-42";
 
@@ -60,8 +60,8 @@ export function describeNativeStack(name: string, program: string, others: numbe
     // scripts/setup.sh puts them, so the engine has nothing to warn about.
     expect(output).not.toMatch(/from \$PATH/);
     const ids = await stack.e2e.stateIds();
-    expect(ids.pods).toContain(out.podId);
-    expect(ids.sandboxes).toEqual([out.sandboxId]);
+    expect(ids.pod).toContain(out.podId);
+    expect(ids.sandbox).toEqual([out.sandboxId]);
     expect(await stack.e2e.liveIds()).toEqual(ids);
     stack.last = out;
   });
@@ -109,8 +109,8 @@ export function describeNativeStack(name: string, program: string, others: numbe
     expect(out.podId).not.toBe(stack.last.podId);
     expect(out.podStatus).toBe("RUNNING");
     const live = await stack.e2e.liveIds();
-    expect(live.pods).toContain(out.podId);
-    expect(live.pods).not.toContain(stack.last.podId);
+    expect(live.pod).toContain(out.podId);
+    expect(live.pod).not.toContain(stack.last.podId);
     stack.last = out;
   });
 
@@ -127,7 +127,7 @@ export function describeNativeStack(name: string, program: string, others: numbe
 
   it("destroy leaves nothing in the emulator", async () => {
     await stack.e2e.stack.destroy();
-    expect(await stack.e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
-    expect(await stack.e2e.stateIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
+    expect(await stack.e2e.liveIds()).toEqual(noIds());
+    expect(await stack.e2e.stateIds()).toEqual(noIds());
   });
 }

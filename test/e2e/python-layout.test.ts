@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { createE2EStack, deactivateVirtualenvs, PYTHON_VENV, type E2EStack } from "./harness";
+import { createE2EStack, noIds, deactivateVirtualenvs, PYTHON_VENV, type E2EStack } from "./harness";
 
 jest.setTimeout(10 * 60_000);
 
@@ -35,8 +35,8 @@ function makeVirtualenv(venv: string): void {
 /**
  * A Python project laid out as `pulumi new python` lays it out: `runtime.options.virtualenv` in
  * its Pulumi.yaml, the program's packages in that virtualenv only, and nothing activated. The
- * engine starts our launcher as the Python host (scripts/language-host/main.go), which hands the
- * option to the sdk/v3 v3.68 host as that host's own engine did. First, the proof that the
+ * engine starts our launcher as the Python host (scripts/go/language-host/main.go), which hands
+ * the option to the sdk/v3 v3.68 host as that host's own engine did. First, the proof that the
  * option matters: the `python` on this PATH cannot import pulumi, so a host that ignored the
  * option would fail every case below.
  */
@@ -75,7 +75,7 @@ describe("a Python project that names its virtualenv in Pulumi.yaml, with nothin
     expect(result.summary.resourceChanges).toEqual({ create: 2 });
     expect(result.outputs.prefix.value).toBe(venv);
     expect(result.outputs.sandboxState.value).toBe("RUNNING");
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [result.outputs.sandboxId.value], clusters: [] });
+    expect(await e2e.liveIds()).toEqual({ ...noIds(), sandbox: [result.outputs.sandboxId.value] });
     expect(output).not.toMatch(/from \$PATH/);
   });
 
@@ -102,6 +102,6 @@ describe("a Python project that names its virtualenv in Pulumi.yaml, with nothin
   it("destroy leaves nothing in the emulator", async () => {
     write(pulumiYaml({ virtualenv: "venv" }));
     await e2e.stack.destroy();
-    expect(await e2e.liveIds()).toEqual({ pods: [], sandboxes: [], clusters: [] });
+    expect(await e2e.liveIds()).toEqual(noIds());
   });
 });

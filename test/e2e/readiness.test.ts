@@ -67,16 +67,16 @@ describe("Readiness end to end", () => {
     expect(text).toMatch(/- logLine \/Uvicorn running on\/: no matching line/);
     expect(text).toMatch(/Last \d+ log lines of /);
     expect(text).toMatch(/service failed to start/);
-    const recorded = (await e2e.stateIds()).pods;
+    const recorded = (await e2e.stateIds()).pod;
     expect(recorded).toHaveLength(1);
-    expect((await e2e.liveIds()).pods).toEqual(recorded); // recorded, not leaked
+    expect((await e2e.liveIds()).pod).toEqual(recorded); // recorded, not leaked
 
     await e2e.control.setPodService(recorded[0]!, { mode: "normal" });
     const repaired = await e2e.stack.up();
     expect(repaired.summary.resourceChanges).toMatchObject({ update: 1 });
     expect(podOf(repaired, "web")).toMatchObject({ id: recorded[0], ready: true });
     expect(await requests("POST", /^\/v2\/pods$/)).toHaveLength(1);
-    expect((await e2e.liveIds()).pods).toEqual(recorded);
+    expect((await e2e.liveIds()).pod).toEqual(recorded);
   });
 
   it("a cluster is created only once every node's sshd answers, and its dependent only after", async () => {

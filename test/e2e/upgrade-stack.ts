@@ -15,7 +15,7 @@ import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { EmulatorControl, startEmulator } from "../../emulator";
 import { ComputeClient, NotFoundError } from "../../sdk";
 import { resourceByToken } from "../../provider/resources";
-import { engineEnv, pulumiCommand, pulumiHome, REPO_ROOT } from "../../bench/lib/engine";
+import { engineEnv, pulumiCommand, pulumiHome, REPO_ROOT } from "../../scripts/lib/engine";
 import { mutations } from "./cost-policy";
 import { fileStore, runPulumi, type CliResult, type Deployment } from "./harness";
 import { PROVIDER_KEY } from "../../provider/runtime/props";

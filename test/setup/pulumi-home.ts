@@ -3,7 +3,7 @@
  * .test-home/pulumi-<pid> under the clone (ignored by git), this clone's plugins installed into
  * it once, before any suite, and removed after the last suite. Every worker gets it as
  * PULUMI_HOME and COMPUTE_PULUMI_HOME: the end-to-end suites run every stack with it
- * (bench/lib/engine.ts), each stack with its own state backend, and code that looks for the
+ * (scripts/lib/engine.ts), each stack with its own state backend, and code that looks for the
  * user's Pulumi home in-process (the owner mark reads the backend of the current login) finds
  * this one. Nothing of the run reads or writes the user's ~/.pulumi.
  *
@@ -13,7 +13,7 @@
  */
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { installPlugins, REPO_ROOT } from "../../bench/lib/engine";
+import { installPlugins, REPO_ROOT } from "../../scripts/lib/engine";
 
 export const TEST_HOME = join(REPO_ROOT, ".test-home");
 const PREFIX = "pulumi-";

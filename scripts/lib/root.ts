@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import * as path from "node:path";
 
 /**
- * The clone's root, found from this file's folder whether it runs from source (bench/lib, as
- * the end-to-end suites load it) or built (dist/bench/lib, as `npm run bench` runs it).
+ * The clone's root, found from this file's folder whether it runs from source (scripts/lib, as
+ * the suites load it) or built (dist/scripts/lib, as `npm run bench` runs it).
  */
 export const REPO_ROOT = findUp(__dirname, "package.json");
 

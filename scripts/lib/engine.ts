@@ -1,8 +1,10 @@
 /**
  * The Pulumi engine as the end-to-end suites (test/e2e/harness.ts) and the benchmarks drive it,
- * stated once: the CLI that scripts/setup.sh built (COMPUTE_PULUMI_ROOT), one Pulumi home with
- * this clone's plugins installed, and a stack of a directory program with its own file backend,
- * run through the Automation API as a user's `pulumi up` would run.
+ * stated once, beside the shell's scripts/lib/engine-env.sh, so that neither the suites nor the
+ * benchmarks import from the other: the CLI that scripts/setup.sh built (COMPUTE_PULUMI_ROOT), of
+ * the release package.json names (engine-version.ts), one Pulumi home with this clone's plugins
+ * installed, and a stack of a directory program with its own file backend, run through the
+ * Automation API as a user's `pulumi up` would run.
  *
  * - The Pulumi home is installed once per run, never per stack, and is never the user's
  *   ~/.pulumi: `npm test` installs it before jest starts (test/setup/global.ts, under the
@@ -21,6 +23,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, Stack, type ConfigMap } from "@pulumi/pulumi/automation";
+import { engineVersion } from "./engine-version";
 import { REPO_ROOT } from "./root";
 
 export { REPO_ROOT };
@@ -37,9 +40,19 @@ export function engineRoot(): string {
 }
 
 let command: Promise<PulumiCommand> | undefined;
-/** The engine's CLI, checked (`pulumi version`) once per process. */
+/**
+ * The engine's CLI, checked (`pulumi version`) once per process: it must be the release set-up
+ * builds, so that a COMPUTE_PULUMI_ROOT left from an older set-up fails here, by name, rather
+ * than as a difference of behaviour somewhere in a suite.
+ */
 export function pulumiCommand(): Promise<PulumiCommand> {
-  command ??= PulumiCommand.get({ root: engineRoot() });
+  command ??= PulumiCommand.get({ root: engineRoot() }).then((cli) => {
+    const expected = engineVersion();
+    if (String(cli.version) !== expected) {
+      throw new Error(`the Pulumi CLI in ${engineRoot()} is v${cli.version}, not v${expected} (package.json, or PULUMI_VERSION): run scripts/setup.sh and use the engine root it prints`);
+    }
+    return cli;
+  });
   return command;
 }
 
