@@ -48,6 +48,8 @@ module.exports = {
         "<rootDir>/test/provider/**/*.test.ts",
         "<rootDir>/test/e2e/plugin-protocol.test.ts",
       ],
+      // It runs the registry's generic suites in a copy of the project, in its own process.
+      testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/provider/new-kind\\.test\\.ts$"],
     },
   ],
 };

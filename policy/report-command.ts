@@ -15,7 +15,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { PriceList } from "../contract/estimate";
-import { ESTIMATE_TIMEOUT_SECONDS, readPrices, unreadableCatalog } from "../provider/runtime/cost-estimate";
+import { ESTIMATE_TIMEOUT_SECONDS, readPrices, unreadableCatalog } from "../provider/resources/estimate";
 import { costReport, previewResources, stateResources, type PreviewDigest, type StateExport } from "./cost-report";
 import { policyClient } from "./settings";
 import { estimateStack, listsNeededBy } from "./stack-estimate";

@@ -7,7 +7,7 @@
  */
 import { formatDollars, roundPrice, type EstimateOutcome, type PriceList } from "../contract/estimate";
 import type { ComputeClient } from "../sdk";
-import { ESTIMATE_TIMEOUT_SECONDS, estimateOf, listsNeeded, readPrices, unreadableCatalog, type CostKind } from "../provider/runtime/cost-estimate";
+import { ESTIMATE_TIMEOUT_SECONDS, estimateOf, listsNeeded, readPrices, unreadableCatalog, type CostKind } from "../provider/resources/estimate";
 import type { ResourceDefinition } from "../provider/resources/definition";
 import { pricedResourceOf } from "./resources";
 

@@ -2,10 +2,13 @@
  * The TypeScript dynamic resource classes, one per registry entry (provider/resources/), made by
  * one factory: the class's args are typed from the input list, its output properties from the
  * output list, and its provider forwards to the runtime by type token (provider/forwarder.ts).
+ * `classes` holds one per entry, by name, with no edit here for a new one; the named exports
+ * below give each of today's kinds its own typed name.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { forwardingProvider } from "./forwarder";
 import { MAYBE_SECRET } from "./functions";
+import { RESOURCES } from "./resources";
 import { clusterResource } from "./resources/cluster";
 import { podResource } from "./resources/pod";
 import { sandboxResource } from "./resources/sandbox";
@@ -39,7 +42,7 @@ export interface ResourceClass<I extends InputList, O extends OutputList> {
  * `undefined` (Pulumi then gives the object an output property per name); the owner mark and
  * the names of the inputs given as secrets go to the provider with the args.
  */
-export function resourceClass<I extends InputList, O extends OutputList>(definition: { name: string; inputs: I; outputs: O; idOutput: string }): ResourceClass<I, O> {
+function makeClass(definition: { name: string; inputs: InputList; outputs: OutputList; idOutput: string }): AnyResourceClass {
   const token = dynamicToken(definition);
   // One provider object per type: Pulumi caches its serialization per object.
   const provider = forwardingProvider(token);
@@ -56,7 +59,7 @@ export function resourceClass<I extends InputList, O extends OutputList>(definit
    * takes the inputs from the live object. Those come from whoever made it, whose secrets it
    * cannot tell apart: each input that may hold one stays secret whole.
    */
-  function registration(name: string, given: ArgsOf<I>, opts: pulumi.CustomResourceOptions): [Record<string, unknown>, pulumi.CustomResourceOptions] {
+  function registration(name: string, given: Record<string, unknown>, opts: pulumi.CustomResourceOptions): [Record<string, unknown>, pulumi.CustomResourceOptions] {
     const secretOutputsOf = (extra: readonly string[]) => ({ ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...secrets, ...extra] });
     if (opts.id !== undefined) return [{ ...placeholders }, secretOutputsOf(lookupSecrets)];
     const args: Record<string, unknown> = { ...given };
@@ -67,9 +70,9 @@ export function resourceClass<I extends InputList, O extends OutputList>(definit
     static readonly provider = provider;
     /** The live object `id`, which the stack does not own: read, never created (see `ResourceClass.get`). */
     static get(name: string, id: pulumi.Input<pulumi.ID>, opts: pulumi.CustomResourceOptions = {}) {
-      return new made(name, {} as ArgsOf<I>, { ...opts, id });
+      return new made(name, {}, { ...opts, id });
     }
-    constructor(name: string, given: ArgsOf<I>, opts: pulumi.CustomResourceOptions = {}) {
+    constructor(name: string, given: Record<string, unknown>, opts: pulumi.CustomResourceOptions = {}) {
       super(provider, name, ...registration(name, given, opts), DYNAMIC_MODULE, definition.name);
       // The id output is the resource's id: known in the preview of an update too, where the
       // dynamic-provider host leaves every other output unknown (it has no preview of updates).
@@ -77,8 +80,37 @@ export function resourceClass<I extends InputList, O extends OutputList>(definit
     }
   };
   Object.defineProperty(made, "name", { value: definition.name });
-  return made as unknown as ResourceClass<I, O>;
+  return made;
 }
+
+/** The classes made, one per definition: a named export and `classes` are the same class. */
+const classesMade = new Map<object, AnyResourceClass>();
+
+/** The class of a definition, made once. */
+function classOf(definition: { name: string; inputs: InputList; outputs: OutputList; idOutput: string }): AnyResourceClass {
+  let found = classesMade.get(definition);
+  if (!found) classesMade.set(definition, (found = makeClass(definition)));
+  return found;
+}
+
+/**
+ * The class of a definition, typed from its lists: its args from the input list, its output
+ * properties from the output list (the class itself takes any property bag; the type is the
+ * promise, kept by test/provider/outputs.test.ts).
+ */
+export function resourceClass<I extends InputList, O extends OutputList>(definition: { name: string; inputs: I; outputs: O; idOutput: string }): ResourceClass<I, O> {
+  return classOf(definition) as unknown as ResourceClass<I, O>;
+}
+
+/** A resource class whose kind the caller does not know: its args are a property bag. */
+export interface AnyResourceClass {
+  new (name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions): pulumi.dynamic.Resource;
+  get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): pulumi.dynamic.Resource;
+  readonly provider: pulumi.dynamic.ResourceProvider;
+}
+
+/** Every resource class of the registry, by its name (`classes.Pod`); the named exports below type each one. */
+export const classes: Readonly<Record<string, AnyResourceClass>> = Object.fromEntries(RESOURCES.map((definition) => [definition.name, classOf(definition)]));
 
 /** `compute.Pod`: a GPU or CPU pod managed by Pulumi (docs/provider.md). */
 export const Pod = resourceClass(podResource);

@@ -3,6 +3,7 @@
  * (provider/resources/), and data-source functions. See docs/provider.md.
  */
 export {
+  classes,
   Cluster,
   NetworkVolume,
   Pod,

@@ -132,6 +132,13 @@ export class ApiError extends branded(ComputeError, "ApiError") {
   }
 }
 
+/** The failure of an API call, as one line: request, status, detail, violations, request id. */
+export function apiFailureLine(error: ApiError): string {
+  const violations = error.errors.length > 0 ? ` (${error.errors.join("; ")})` : "";
+  const requestId = error.requestId ? ` [request ${error.requestId}]` : "";
+  return `${error.request.method} ${error.request.path} answered ${error.status} ${error.title}: ${error.detail}${violations}${requestId}`;
+}
+
 export class BadRequestError extends branded(ApiError, "BadRequestError") {}
 export class AuthenticationError extends branded(ApiError, "AuthenticationError") {}
 export class PaymentRequiredError extends branded(ApiError, "PaymentRequiredError") {}

@@ -7,9 +7,9 @@
  * make every resource diff when CI rotates it).
  */
 import { ENV, SETTING_NAMES, fromStackConfig, resolveSettings, type SettingName } from "../../sdk";
-import type { CheckFailure } from "../runtime/check-failures";
-import type { Props } from "../runtime/props";
-import { isUnknown } from "../runtime/unknowns";
+import type { CheckFailure } from "../resources/check-failures";
+import type { Props } from "../resources/definition";
+import { isUnknown } from "../resources/unknowns";
 
 export const CONFIG_KEYS = SETTING_NAMES;
 type ConfigKey = SettingName;

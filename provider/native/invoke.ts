@@ -8,7 +8,7 @@
 import { FUNCTIONS, type DataSource, type FunctionName } from "../functions";
 import { requireConfiguredKey } from "../runtime/credentials";
 import { functionFailure } from "../runtime/errors";
-import type { Props } from "../runtime/props";
+import type { Props } from "../resources/definition";
 import { client } from "../runtime/settings";
 
 /** The function a token names (`compute:index:getGpuTypes`, or the short `compute:getGpuTypes`). */

@@ -10,8 +10,8 @@
  */
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { plain } from "../runtime/partial";
-import type { Props } from "../runtime/props";
-import { UNKNOWN } from "../runtime/unknowns";
+import type { Props } from "../resources/definition";
+import { UNKNOWN } from "../resources/unknowns";
 
 /** `sdk/go/common/resource/sig/sig.go`: the key marking a special value, and a secret's value of it. */
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";

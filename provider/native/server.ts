@@ -22,7 +22,7 @@ import { RESOURCES, resourceByToken } from "../resources";
 import { BOOKKEEPING_INPUTS, fixedOutputs, nativeToken, secretInputs, secretOutputs, type OutputList } from "../resources/definition";
 import * as runtime from "../runtime";
 import { setProgressSink } from "../runtime/progress";
-import type { Props } from "../runtime/props";
+import type { Props } from "../resources/definition";
 import { changedSettings, configFailures, settingsFrom } from "./config";
 import { engineLog, withResource } from "./engine-log";
 import { missingKeysError, toGrpcError } from "./errors";

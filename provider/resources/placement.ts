@@ -4,9 +4,9 @@
  * every candidate obeys. The candidate loop itself is the SDK's (sdk/placement.ts).
  */
 import type { PlacementAttempt, PlacementCandidate } from "../../sdk";
-import type { CheckFailure } from "../runtime/check-failures";
-import { containsUnknown } from "../runtime/unknowns";
-import type { InputSpec, OutputList } from "./definition";
+import type { CheckFailure } from "./check-failures";
+import { containsUnknown } from "./unknowns";
+import { same, type DiffResult, type InputSpec, type OutputList } from "./definition";
 
 const candidate = {
   type: "object",
@@ -74,6 +74,16 @@ export function placementAllowed(chosen: PlacementCandidate | undefined, candida
   return candidates.some(
     (c) => (c.gpuTypeId === undefined || c.gpuTypeId === chosen.gpuTypeId) && (c.dataCenterId === undefined || c.dataCenterId === chosen.dataCenterId),
   );
+}
+
+/**
+ * The `placement` input's own diff (its change effect `depends`): a list unknown at preview, or
+ * one the current placement (`chosen`) is no longer in, replaces; any other change is the
+ * provider's own setting, recorded in place.
+ */
+export function placementDiff(chosen: PlacementCandidate | undefined, before: unknown, after: PlacementCandidate[] | undefined, result: DiffResult): void {
+  if (containsUnknown(after) || !placementAllowed(chosen, after)) result.replaces.push("placement");
+  else if (!same(before, after)) result.updates.push("placement");
 }
 
 /**

@@ -6,8 +6,16 @@
  */
 import type { Pod } from "../../sdk";
 import { readinessViolations } from "../../contract/readiness";
-import { containsUnknown } from "../runtime/unknowns";
+import { containsUnknown } from "./unknowns";
 import type { InputSpec, OutputList, ProbeTarget, Readiness } from "./definition";
+
+/**
+ * The `readyTimeoutSeconds` input: how long `what` may wait, with its default (`seconds`) stated
+ * once, here, for its doc and for the runtime (which applies `unset`).
+ */
+export function readyTimeoutInput(seconds: number, what: string) {
+  return { type: "number", onChange: "update", sent: "provider", positive: true, unset: seconds, doc: `${what}, in seconds. Default ${seconds}.` } as const satisfies InputSpec;
+}
 
 /** The `readiness` input; `probes` lists the ones this resource takes, for its doc. */
 export function readinessInput(subject: string, probes: string) {

@@ -5,9 +5,8 @@
  * only state of a resource the service has no status for.
  */
 import type { z } from "zod";
-import { compactMark, nameWithMark, parseWire, splitMarkedName } from "../../sdk";
-import type { Props } from "../runtime/props";
-import type { States } from "./definition";
+import { POD_OWNER_ENV, SANDBOX_OWNER_LABEL, compactMark, nameWithMark, parseWire, splitMarkedName } from "../../sdk";
+import type { Props, States } from "./definition";
 
 /** Program input name → wire member name, for the inputs that differ. */
 export type Renames = Readonly<Record<string, string>>;
@@ -42,6 +41,25 @@ export const markInName = {
     request.name = nameWithMark(String(request.name), mark);
   },
   compact: compactMark,
+};
+
+/**
+ * The owner mark in an env variable (a pod, an endpoint): the variable the service keeps with
+ * the container, which no program sets (reservedEnvViolations refuses it).
+ */
+export const markInEnv = {
+  read: (live: { env?: Record<string, string> | null }) => live.env?.[POD_OWNER_ENV],
+  write: (request: Props, mark: string) => {
+    request.env = { ...(request.env as Record<string, string> | undefined), [POD_OWNER_ENV]: mark };
+  },
+};
+
+/** The owner mark in a label (a sandbox: labels, and no env the service answers). */
+export const markInLabels = {
+  read: (live: { labels?: Record<string, string> | null }) => live.labels?.[SANDBOX_OWNER_LABEL],
+  write: (request: Props, mark: string) => {
+    request.labels = { ...(request.labels as Record<string, string> | undefined), [SANDBOX_OWNER_LABEL]: mark };
+  },
 };
 
 /** Whether a create request's name carries a mark, so no other create asks for it (its recovery may search by it). */

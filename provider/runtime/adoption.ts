@@ -22,13 +22,15 @@ import { ComputeError, NotFoundError, isFirstGeneration, parseOwnerMark, splitMa
 import type { ResourceDefinition } from "../resources/definition";
 import { report } from "./progress";
 import { forRun } from "./shared-reads";
+import { processSlot } from "./process-memory";
 
-const REPLACING = Symbol.for("pulumi-compute.provider.replacing");
-const ADOPTED = Symbol.for("pulumi-compute.provider.adopted");
+const REPLACING = "replacing";
+const ADOPTED = "adopted";
 
-function registry(key: symbol): Set<string> {
-  const store = globalThis as Record<symbol, Set<string> | undefined>;
-  return (store[key] ??= new Set<string>());
+function registry(key: typeof REPLACING | typeof ADOPTED): Set<string> {
+  // The diff that marks a replacement, and the create and delete that read the marks, are
+  // separate calls: any copy of the runtime may serve each (process-memory.ts).
+  return processSlot(key, () => new Set<string>());
 }
 
 /** The engine's diff said the resource with this id is replaced in this run. */

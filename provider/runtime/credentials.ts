@@ -21,7 +21,8 @@ import { execFile } from "node:child_process";
 import { ENV, checkKey, ComputeError, resolveSettings, type ApiError, type ConnectionSettings } from "../../sdk";
 import { report } from "./progress";
 import { clientWith, configured, settingsFor, settingsId, useKeyFor } from "./settings";
-import { isUnknown } from "./unknowns";
+import { isUnknown } from "../resources/unknowns";
+import { processSlot } from "./process-memory";
 
 export const SKIP_ENV = "COMPUTE_SKIP_CREDENTIALS_VALIDATION";
 
@@ -36,11 +37,9 @@ export interface Credentials {
   refused?: ApiError;
 }
 
-const VERIFIED = Symbol.for("pulumi-compute.provider.credentials");
-
 function memo(): Map<string, Promise<Credentials>> {
-  const global = globalThis as Record<symbol, Map<string, Promise<Credentials>> | undefined>;
-  return (global[VERIFIED] ??= new Map());
+  // Checked once per key and process: every copy of this module must see the check (process-memory.ts).
+  return processSlot("credentials", () => new Map<string, Promise<Credentials>>());
 }
 
 const truthy = (value: string | undefined) => /^(1|true|yes)$/i.test(value?.trim() ?? "");

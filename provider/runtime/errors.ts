@@ -14,34 +14,25 @@
  * expected error's exact print is remembered and that one write is dropped; nothing else that
  * goes to stderr is touched.
  */
-import { ApiError, ComputeError, type NotFoundError } from "../../sdk";
+import { ApiError, ComputeError, apiFailureLine, type NotFoundError } from "../../sdk";
 import { PartialFailure } from "./partial";
 import { WaitFailed } from "./wait";
+import { processSlot } from "./process-memory";
 
 const expected = (error: unknown): error is Error => error instanceof ComputeError || error instanceof WaitFailed || error instanceof PartialFailure;
 
-/** The failure of an API call, as one line: request, status, detail, violations, request id. */
-export function apiFailureLine(error: ApiError): string {
-  const violations = error.errors.length > 0 ? ` (${error.errors.join("; ")})` : "";
-  const requestId = error.requestId ? ` [request ${error.requestId}]` : "";
-  return `${error.request.method} ${error.request.path} answered ${error.status} ${error.title}: ${error.detail}${violations}${requestId}`;
-}
-
-const SILENCED = Symbol.for("pulumi-compute.provider.silenced-prints");
-
 /** The host's prints to drop, installed once per process. */
 function silenced(): Set<string> {
-  const global = globalThis as Record<symbol, Set<string> | undefined>;
-  let prints = global[SILENCED];
-  if (!prints) {
+  // console.error is wrapped once per process, whichever copy of this module asks first.
+  const prints = processSlot("silenced-prints", () => {
     const set = new Set<string>();
-    prints = global[SILENCED] = set;
     const write = console.error.bind(console);
     console.error = (...args: unknown[]) => {
       if (args.length === 1 && typeof args[0] === "string" && set.delete(args[0])) return;
       write(...args);
     };
-  }
+    return set;
+  });
   // Errors the host never prints (create, update and read errors of the native face) would stay:
   // keep the newest few hundred.
   if (prints.size > 500) {

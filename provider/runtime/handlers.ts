@@ -19,21 +19,22 @@
  *   state written carries today's version (state-versions.ts).
  */
 import { ComputeError, CreatedButUnreadableError, NotFoundError, withSpec } from "../../sdk";
-import { createFields, inputsOf, nativeToken, type DiffResult, type InputList, type ResourceDefinition } from "../resources/definition";
+import { createRequestOf, diffOf, inputsOf, nativeToken, type InputList, type Props, type ResourceDefinition } from "../resources/definition";
 import { readinessInputViolations } from "../resources/readiness";
 import { findLeftBehind, markReplacing, wasAdopted } from "./adoption";
 import { proveKeyFor } from "./credentials";
 import { endedLookup, notFound } from "./errors";
-import { toCheckFailures, type CheckFailure } from "./check-failures";
+import { toCheckFailures, type CheckFailure } from "../resources/check-failures";
 import { reportEstimate } from "./cost-estimate";
-import { WaitFailed, awaitState, endedBecause, readyTimeoutSeconds } from "./wait";
+import { WaitFailed, endedBecause, readyTimeoutSeconds } from "./wait";
 import { PartialFailure, plain, unreadableCreate } from "./partial";
 import { probeReadiness, readinessOf } from "./readiness";
 import { forget, report, reportTransition } from "./progress";
 import { readById } from "./shared-reads";
-import { PROVIDER_KEY, resolveName, resolveOwnerMark, withoutProvider, type Props } from "./props";
+import { PROVIDER_KEY, resolveName, resolveOwnerMark, withoutProvider } from "./props";
 import { client } from "./settings";
-import { isUnknown } from "./unknowns";
+import { hookContext } from "./context";
+import { isUnknown } from "../resources/unknowns";
 import { upgradedState, withStateVersion } from "./state-versions";
 
 export interface Handlers {
@@ -59,28 +60,10 @@ export function providerSettingFailures(list: InputList, inputs: Props): CheckFa
   return out;
 }
 
-const same = (a: unknown, b: unknown) => !isUnknown(b) && JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-
-/**
- * The diff the input list decides: each changed input replaces or updates as its `onChange`
- * says. A `depends` input is left to the definition's own diff (test/provider/registry.test.ts
- * holds every definition with one to having it); a changed name prefix (the logical name
- * moved, with an alias) is recorded in place.
- */
-export function defaultDiff(list: InputList, olds: Props, news: Props): DiffResult {
-  const old = inputsOf(list, olds);
-  const replaces: string[] = [];
-  const updates: string[] = [];
-  for (const [key, spec] of Object.entries(list)) {
-    if (same(old[key], news[key])) continue;
-    if (spec.onChange === "replace") replaces.push(key);
-    else if (spec.onChange === "update") updates.push(key);
-  }
-  if (!same(old.namePrefix, news.namePrefix)) updates.push("namePrefix");
-  return { replaces, updates };
-}
-
-export function handlersOf<Live extends { id: string; createdAt?: string }>(definition: ResourceDefinition<any, Live, any>): Handlers {
+/** The handlers of a definition: any of the registry's (each is typed in its own terms; here they are alike). */
+export function handlersOf(definition: ResourceDefinition): Handlers {
+  /** A live object as every definition's has it. */
+  type Live = { id: string; createdAt?: string };
   type Inputs = Props;
   type Facts = Props;
   const { kind } = definition;
@@ -100,6 +83,11 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     return new PartialFailure(error.message, live.id, properties, [error.message]);
   }
 
+  /** What a hook is handed for the resource with these inputs (context.ts); a failure it reports goes through `partial`. */
+  function contextOf(inputs: Props, providerText: unknown, facts: () => Partial<Facts> | undefined) {
+    return hookContext(definition, inputs, (live, error) => partial(inputs, providerText, live, facts(), error));
+  }
+
   /** The inputs ask for probes and they apply (provider/runtime/readiness.ts). */
   function probing(inputs: Props): boolean {
     return definition.readiness !== undefined && readinessOf(inputs) !== undefined && (definition.probesApply?.(inputs) ?? true);
@@ -110,10 +98,10 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     return Date.now() + readyTimeoutSeconds(definition, inputs) * 1000;
   }
 
-  async function settle(inputs: Inputs, live: Live): Promise<Live> {
-    if (definition.settle) return definition.settle(inputs, live);
+  async function settle(context: ReturnType<typeof contextOf>, inputs: Inputs, live: Live): Promise<Live> {
+    if (definition.settle) return definition.settle(context, inputs, live);
     if (!definition.ready) return live;
-    return awaitState(definition, inputs as never, live.id, definition.ready(inputs));
+    return context.awaitState(live.id, definition.ready(inputs));
   }
 
   async function check(olds: Props, news: Props) {
@@ -128,7 +116,7 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
       ...toCheckFailures(definition.violations(inputs), inputs),
       ...(definition.readiness ? toCheckFailures(readinessInputViolations(definition.readiness, inputs), inputs) : []),
       ...providerSettingFailures(definition.inputs, inputs),
-      ...((await definition.checkHook?.(inputs, previous)) ?? []),
+      ...((await definition.checkHook?.(contextOf(inputs, undefined, () => undefined), inputs, previous)) ?? []),
     ];
     // Printed, never recorded: a price change alone must not be a diff (cost-estimate.ts).
     if (failures.length === 0) await reportEstimate(definition, inputs);
@@ -138,7 +126,7 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
   async function diff(id: string, recorded: Props, news: Props) {
     const olds = upgradedState(definition, recorded);
     const inputs = withoutProvider(news) as Inputs;
-    const result = definition.diff ? definition.diff(olds, inputs) : defaultDiff(definition.inputs, olds, inputs);
+    const result = diffOf(definition, olds, inputs);
     // Recorded as ended or broken (a failed start, or a change that ended it): it cannot be
     // brought back in place, so the next `up` replaces it.
     const recordedState = String(olds[definition.states.output]);
@@ -147,7 +135,7 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     if (probing(inputs) && olds.ready !== true && !result.updates.includes("readiness")) result.updates.push("readiness");
     // The replacement's create must never take this resource (see adoption.ts).
     if (result.replaces.length > 0) markReplacing(id);
-    await definition.previewDiff?.(id, olds, inputs, result);
+    await definition.previewDiff?.(contextOf(inputs, news[PROVIDER_KEY], () => olds), id, olds, inputs, result);
     // A new provider build must reach the state even when nothing else changed.
     const providerChanged = olds[PROVIDER_KEY] !== news[PROVIDER_KEY];
     return { changes: result.replaces.length > 0 || result.updates.length > 0 || providerChanged, replaces: result.replaces, deleteBeforeReplace: false };
@@ -172,6 +160,7 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     const api = client();
     let live: Live;
     let facts: Partial<Facts> | undefined;
+    const context = contextOf(inputs, props[PROVIDER_KEY], () => facts);
     let settleStrays: (() => Promise<void>) | undefined;
     const adoptId = definition.adoptInput ? (inputs[definition.adoptInput] as string | undefined) : undefined;
     if (adoptId) {
@@ -181,15 +170,14 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     } else {
       // The mark records who owns the resource and from which settings, so that this create,
       // run again after an interrupted `up`, takes what the first attempt made (adoption.ts).
-      const request: Props = {};
-      for (const field of createFields(definition.inputs)) if (inputs[field] !== undefined) request[field] = inputs[field];
+      const request = createRequestOf(definition.inputs, inputs);
       const mark = typeof inputs.ownerMark === "string" ? withSpec(inputs.ownerMark, definition.markSpec(request, inputs)) : undefined;
       const found = mark ? await findLeftBehind(definition, api, name, mark) : undefined;
       settleStrays = found?.settle;
       if (found?.adopted) live = found.adopted;
       else {
         if (mark) definition.owner.write(request, mark);
-        const created = await definition.create(api, request, inputs).catch((error: unknown) => {
+        const created = await definition.create(context, request, inputs).catch((error: unknown) => {
           if (error instanceof CreatedButUnreadableError) throw unreadableCreate(inputs, definition.idOutput, error.resourceId, props[PROVIDER_KEY], error);
           throw error;
         });
@@ -198,11 +186,11 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
       }
     }
     reportTransition(kind, name, live.id, stateOf(live));
-    definition.afterCreate?.(inputs, live);
+    definition.afterCreate?.(context, inputs, live);
     const deadline = deadlineOf(inputs);
     try {
-      live = await settle(inputs, live);
-      if (probing(inputs)) live = await probeReadiness(definition, inputs as never, live, deadline);
+      live = await settle(context, inputs, live);
+      if (probing(inputs)) live = await probeReadiness(definition, inputs, live, deadline);
     } catch (error) {
       if (error instanceof WaitFailed && error.ended && definition.discardIfEndedAtCreate) {
         // It cannot run any more and the stack never knew it: terminated, not left behind.
@@ -261,10 +249,10 @@ export function handlersOf<Live extends { id: string; createdAt?: string }>(defi
     const inputs = withoutProvider(news) as Inputs;
     const deadline = deadlineOf(inputs);
     try {
-      const updated = await definition.update?.(id, olds, inputs, news[PROVIDER_KEY]);
+      const updated = await definition.update?.(contextOf(inputs, news[PROVIDER_KEY], () => olds as Partial<Facts>), id, olds, inputs);
       if (probing(inputs)) {
         // Probed again after every update: a restarted container must answer before dependents go on.
-        const live = await probeReadiness(definition, inputs as never, updated?.live ?? (await family().get(id)), deadline);
+        const live = await probeReadiness(definition, inputs, updated?.live ?? (await family().get(id)), deadline);
         return { outs: outputsOf(inputs, live, { ...(olds as Partial<Facts>), ...updated?.facts }, true) };
       }
       if (!updated) {

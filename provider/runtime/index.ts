@@ -7,9 +7,10 @@
  */
 import { RESOURCES, resourceByToken } from "../resources";
 import { nativeToken } from "../resources/definition";
-import type { CheckFailure } from "./check-failures";
+import type { CheckFailure } from "../resources/check-failures";
 import { handlersOf, type Handlers } from "./handlers";
-import { ownedByStack, type Props } from "./props";
+import type { Props } from "../resources/definition";
+import { ownedByStack } from "./props";
 export { ownedByStack } from "./props";
 import { credentials, requireConfiguredKey } from "./credentials";
 import { userFacing, withoutHostPrint } from "./errors";

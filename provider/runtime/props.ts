@@ -1,8 +1,9 @@
 /** Shared handling of the property bags the dynamic-provider host passes. */
 import { randomBytes } from "node:crypto";
 import { nextGeneration, parseOwnerMark } from "../../sdk/ownership";
+import type { Props } from "../resources/definition";
+import { processSlot } from "./process-memory";
 
-export type Props = Record<string, unknown>;
 
 /** The reserved key holding the serialized provider; never sent to the API. */
 export const PROVIDER_KEY = "__provider";
@@ -42,12 +43,10 @@ export function resolveName(inputs: Nameable, previous: Nameable, fallbackPrefix
   inputs.nameGenerated = true;
 }
 
-const NEXT_GENERATIONS = Symbol.for("pulumi-compute.provider.next-generations");
-
 /** Per stack resource (by base), the generation its replacement would carry, learned this run. */
 function nextGenerations(): Map<string, string> {
-  const store = globalThis as Record<symbol, Map<string, string> | undefined>;
-  return (store[NEXT_GENERATIONS] ??= new Map<string, string>());
+  // Learned by one check, read by the replacement's check: possibly through another copy (process-memory.ts).
+  return processSlot("next-generations", () => new Map<string, string>());
 }
 
 /**

@@ -16,7 +16,7 @@
 import { probesOf, type ProbeKind, type ReadinessSpec } from "../../contract";
 import type { ComputeClient } from "../../sdk";
 import { backoff, sleep } from "../../sdk/retry";
-import type { PortMapping, ProbeTarget, ResourceDefinition } from "../resources/definition";
+import type { PortMapping, ProbeTarget, Props, ResourceDefinition } from "../resources/definition";
 import { probeHttp, probeSshBanner, probeTcp, type ProbeOutcome } from "./probes";
 import { report } from "./progress";
 import { REDACTED, redactLogLine } from "./secrets";
@@ -203,10 +203,11 @@ function notInReadyState<Live extends { id: string; createdAt?: string }>(defini
  */
 export async function probeReadiness<Live extends { id: string; createdAt?: string }>(
   definition: ResourceDefinition<any, Live>,
-  inputs: { name: string; readiness?: unknown; readyTimeoutSeconds?: number },
+  inputs: Props,
   live: Live,
   deadline: number,
 ): Promise<Live> {
+  const name = String(inputs.name);
   const spec = readinessOf(inputs);
   const readiness = definition.readiness;
   if (!spec || !readiness) return live;
@@ -253,7 +254,7 @@ export async function probeReadiness<Live extends { id: string; createdAt?: stri
       const timeoutMs = Math.max(FINAL_ATTEMPT_MS / 2, Math.min(ATTEMPT_TIMEOUT_MS, deadline - Date.now()));
       const outcome = await probe.attempt(targets, controller.signal, timeoutMs).catch((error: Error): Outcome => ({ ok: false, detail: error.message }));
       const before = last.get(probe);
-      if (!before || before.detail !== outcome.detail) report(kind, inputs.name, `${label}: ${before ? `${before.detail} → ` : ""}${outcome.detail}`);
+      if (!before || before.detail !== outcome.detail) report(kind, name, `${label}: ${before ? `${before.detail} → ` : ""}${outcome.detail}`);
       last.set(probe, outcome);
       if (outcome.ok || controller.signal.aborted) return;
       // The last wait leaves time for one more attempt before the deadline.
@@ -280,7 +281,7 @@ export async function probeReadiness<Live extends { id: string; createdAt?: stri
   const notReady = [...new Set(failing.map((probe) => probe.target))].map((label) => targets.get(label)).filter((t): t is ProbeTarget => t !== undefined);
   const tails = await logTails(api, notReady);
   const message = [
-    `${kind} ${inputs.name} (${current.id}) is ${definition.states.of(current)} but not ready within ${seconds} s; the probes that did not pass:`,
+    `${kind} ${name} (${current.id}) is ${definition.states.of(current)} but not ready within ${seconds} s; the probes that did not pass:`,
     ...lines,
     ...tails,
     `It is recorded with ready: false; the next \`pulumi up\` probes again without recreating it (raise readyTimeoutSeconds if the service needs longer).`,

@@ -6,14 +6,14 @@
  * `[secret]` wherever it would appear. Values are remembered for the life of the process: a
  * message about one resource may quote another's.
  */
-import type { Props } from "./props";
+import type { Props } from "../resources/definition";
+import { processSlot } from "./process-memory";
 
-const KNOWN = Symbol.for("pulumi-compute.provider.secret-values");
 export const REDACTED = "[secret]";
 
 function known(): Set<string> {
-  const store = globalThis as Record<symbol, Set<string> | undefined>;
-  return (store[KNOWN] ??= new Set<string>());
+  // A message through any copy of the runtime may quote a value learned through another.
+  return processSlot("secret-values", () => new Set<string>());
 }
 
 function stringsIn(value: unknown, out: string[]): void {

@@ -9,8 +9,8 @@
  * the current one. `client()` is the client of whichever key that check settled on.
  */
 import { ComputeClient, ConfigurationError, ENV, bulleted, fromStackConfig, resolveSettings, type ConnectionSettings, type SettingProblem, type SettingsSource } from "../../sdk";
+import { processSlot } from "./process-memory";
 
-const CONFIGURED = Symbol.for("pulumi-compute.provider.settings");
 
 type ConfigReader = { get(key: string): string | undefined };
 
@@ -25,8 +25,8 @@ export interface Configured {
 
 /** The configuration, and the keys that stand in for refused configured ones (by `settingsId`). */
 function store(): { configured?: Configured; standIns: Map<string, string> } {
-  const global = globalThis as Record<symbol, { configured?: Configured; standIns: Map<string, string> } | undefined>;
-  return (global[CONFIGURED] ??= { standIns: new Map() });
+  // `configure` may run through another copy of this module than `client()` (process-memory.ts).
+  return processSlot<{ configured?: Configured; standIns: Map<string, string> }>("settings", () => ({ standIns: new Map() }));
 }
 
 /** One run's settings, as a key: what a credentials check is remembered by. */

@@ -18,7 +18,7 @@
  *   names it), not a migration alone.
  */
 import type { ResourceDefinition } from "../resources/definition";
-import type { Props } from "./props";
+import type { Props } from "../resources/definition";
 
 /** Where a state records its version. */
 export const STATE_VERSION_KEY = "__stateVersion";

@@ -4,7 +4,7 @@
  * SDK's shared watcher with one deadline, reports each transition once, and on failure hands
  * back the last object seen, so the resource is recorded, never leaked.
  */
-import type { ResourceDefinition, Wait } from "../resources/definition";
+import type { InputList, ResourceDefinition, Wait } from "../resources/definition";
 import { reportTransition } from "./progress";
 import { MAX_TIMER_MS } from "./timers";
 import { client } from "./settings";
@@ -21,9 +21,14 @@ export class WaitFailed extends Error {
   }
 }
 
-/** How long a resource may take to be ready: the inputs' `readyTimeoutSeconds`, else the definition's default. */
-export function readyTimeoutSeconds(definition: { defaultReadyTimeoutSeconds: number }, inputs: { readyTimeoutSeconds?: unknown }): number {
-  return typeof inputs.readyTimeoutSeconds === "number" ? inputs.readyTimeoutSeconds : definition.defaultReadyTimeoutSeconds;
+/** How long a create may settle where the definition has no `readyTimeoutSeconds` input (it settles at once). */
+const WITHOUT_INPUT_SECONDS = 60;
+
+/** How long a resource may take to be ready: the inputs' `readyTimeoutSeconds`, else that input's `unset`. */
+export function readyTimeoutSeconds(definition: { inputs: InputList }, inputs: { readyTimeoutSeconds?: unknown }): number {
+  if (typeof inputs.readyTimeoutSeconds === "number") return inputs.readyTimeoutSeconds;
+  const unset = definition.inputs.readyTimeoutSeconds?.unset;
+  return typeof unset === "number" ? unset : WITHOUT_INPUT_SECONDS;
 }
 
 /** ` (<reason>)` where the service says why a resource ended. */

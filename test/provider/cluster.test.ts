@@ -7,6 +7,7 @@
  */
 import { Cluster, ComputeClient, Pod, ownerMark, parseWire, splitMarkedName, type ClusterWithMembers } from "../../sdk";
 import { clusterResource } from "../../provider/resources/cluster";
+import { diffOf } from "../../provider/resources/definition";
 import { podResponse } from "../helpers/fixtures";
 import { CLUSTER_OUTPUTS } from "../../provider/resources/cluster/outputs";
 import { PartialFailure } from "../../provider/runtime/partial";
@@ -235,9 +236,9 @@ describe("Cluster answers the public document allows", () => {
   it("compute.gpuTypeId replaces unless every placement candidate names a GPU type", () => {
     const olds = { name: "c", type: "RAY", compute: bare.compute, placement: [{ dataCenterId: "US-TX-3" }], placementChosen: { dataCenterId: "US-TX-3" }, status: "RUNNING" };
     const other = { ...bare.compute, gpuTypeId: "NVIDIA A100-SXM4-80GB" };
-    expect(clusterResource.diff(olds, { ...olds, compute: other } as never).replaces).toEqual(["compute.gpuTypeId"]);
+    expect(diffOf(clusterResource, olds, { ...olds, compute: other }).replaces).toEqual(["compute.gpuTypeId"]);
     const typed = [{ gpuTypeId: bare.compute.gpuTypeId, dataCenterId: "US-TX-3" }];
-    expect(clusterResource.diff({ ...olds, placement: typed, placementChosen: typed[0] }, { ...olds, placement: typed, compute: other } as never).replaces).toEqual([]);
+    expect(diffOf(clusterResource, { ...olds, placement: typed, placementChosen: typed[0] }, { ...olds, placement: typed, compute: other }).replaces).toEqual([]);
   });
 
   it("a node that failed, or that is gone once ranks were given out, is ERROR (broken: replaced, never adopted)", () => {

@@ -1,7 +1,7 @@
 import { formatDollars } from "../../contract/estimate";
-import { PRICES_KEPT_SECONDS } from "../../provider/runtime/cost-estimate";
+import { PRICES_KEPT_SECONDS } from "../../provider/resources/estimate";
 import { setProgressSink } from "../../provider/runtime/progress";
-import { UNKNOWN } from "../../provider/runtime/unknowns";
+import { UNKNOWN } from "../../provider/resources/unknowns";
 import { GPU, defaultFixture } from "../helpers/fixtures";
 import { PROVIDER_TEXT, checked, recorded, runtime, useProvider } from "./helpers";
 

@@ -1,5 +1,7 @@
-import { diffPod, type PodOutputs } from "../../provider/resources/pod/model";
-import { UNKNOWN } from "../../provider/runtime/unknowns";
+import { diffOf } from "../../provider/resources/definition";
+import { podResource } from "../../provider/resources/pod";
+import type { PodOutputs } from "../../provider/resources/pod/model";
+import { UNKNOWN } from "../../provider/resources/unknowns";
 import { GPU } from "../helpers/fixtures";
 import { PROVIDER_TEXT, runtime } from "./helpers";
 
@@ -57,24 +59,23 @@ describe("Pod check (pulumi preview, before any API call)", () => {
 });
 
 describe("Pod diff: the update/replace table", () => {
-  const olds = { ...base, placementChosen: { gpuTypeId: GPU.h100, dataCenterId: "US-TX-3" } } as unknown as PodOutputs;
-  const kinds = (news: Record<string, unknown>) => {
-    const d = diffPod(olds, { ...base, ...news } as never);
-    return { replaces: d.replaces, updates: Object.fromEntries(d.updates) };
-  };
+  const olds = { ...base, placementChosen: { gpuTypeId: GPU.h100, dataCenterId: "US-TX-3" } } as PodOutputs;
+  /** The pod's diff as the runtime makes it: the input list's table, then the pod's own rules. */
+  const diffPod = (recorded: PodOutputs, news: object) => diffOf(podResource, recorded, news as PodOutputs);
+  const kinds = (news: Record<string, unknown>) => diffPod(olds, { ...base, ...news });
 
   it.each([
-    [{ name: "renamed" }, { name: "rename" }],
-    [{ locked: true }, { locked: "rename" }],
-    [{ image: "img:2" }, { image: "container" }],
-    [{ cmd: ["python", "train.py"] }, { args: "container" }],
-    [{ disk: 50 }, { disk: "container" }],
-    [{ env: { A: "1" } }, { env: "container" }],
-    [{ ports: ["22/tcp"] }, { ports: "container" }],
-    [{ registry: "reg_1" }, { registry: "container" }],
-    [{ templateId: "tpl_pytorch" }, { templateId: "container" }],
-    [{ globalNetworking: true }, { globalNetworking: "restartForNetworking" }],
-    [{ desiredState: "STOPPED" }, { desiredState: "state" }],
+    [{ name: "renamed" }, ["name"]],
+    [{ locked: true }, ["locked"]],
+    [{ image: "img:2" }, ["image"]],
+    [{ cmd: ["python", "train.py"] }, ["args"]],
+    [{ disk: 50 }, ["disk"]],
+    [{ env: { A: "1" } }, ["env"]],
+    [{ ports: ["22/tcp"] }, ["ports"]],
+    [{ registry: "reg_1" }, ["registry"]],
+    [{ templateId: "tpl_pytorch" }, ["templateId"]],
+    [{ globalNetworking: true }, ["globalNetworking"]],
+    [{ desiredState: "STOPPED" }, ["desiredState"]],
   ])("%j updates in place (%j)", (news, updates) => {
     expect(kinds(news)).toEqual({ replaces: [], updates });
   });
@@ -97,27 +98,27 @@ describe("Pod diff: the update/replace table", () => {
   });
 
   it("mount volume ids and persistent size replace; mount paths update", () => {
-    const withMount = { ...olds, mounts: { network: [{ volumeId: "vol_a", path: "/data" }] } } as unknown as PodOutputs;
-    expect(diffPod(withMount, { ...base, mounts: { network: [{ volumeId: "vol_b", path: "/data" }] } } as never).replaces).toEqual(["mounts.network.volumeId"]);
-    const pathOnly = diffPod(withMount, { ...base, mounts: { network: [{ volumeId: "vol_a", path: "/mnt" }] } } as never);
-    expect([pathOnly.replaces, Object.fromEntries(pathOnly.updates)]).toEqual([[], { mounts: "container" }]);
-    const persistent = { ...olds, mounts: { persistent: { size: 20, path: "/w" } } } as unknown as PodOutputs;
-    expect(diffPod(persistent, { ...base, mounts: { persistent: { size: 40, path: "/w" } } } as never).replaces).toEqual(["mounts.persistent.size"]);
+    const withMount = { ...olds, mounts: { network: [{ volumeId: "vol_a", path: "/data" }] } } as PodOutputs;
+    expect(diffPod(withMount, { ...base, mounts: { network: [{ volumeId: "vol_b", path: "/data" }] } }).replaces).toEqual(["mounts.network.volumeId"]);
+    const pathOnly = diffPod(withMount, { ...base, mounts: { network: [{ volumeId: "vol_a", path: "/mnt" }] } });
+    expect([pathOnly.replaces, pathOnly.updates]).toEqual([[], ["mounts"]]);
+    const persistent = { ...olds, mounts: { persistent: { size: 20, path: "/w" } } } as PodOutputs;
+    expect(diffPod(persistent, { ...base, mounts: { persistent: { size: 40, path: "/w" } } }).replaces).toEqual(["mounts.persistent.size"]);
   });
 
   it("placement changes that still allow the current placement change nothing on the pod", () => {
-    const d = diffPod(olds, { ...base, placement: [{ gpuTypeId: GPU.a100 }, { gpuTypeId: GPU.h100, dataCenterId: "US-TX-3" }] } as never);
+    const d = diffPod(olds, { ...base, placement: [{ gpuTypeId: GPU.a100 }, { gpuTypeId: GPU.h100, dataCenterId: "US-TX-3" }] });
     expect(d.replaces).toEqual([]);
     // With candidates that each name a GPU type, gpu.id is decided by them: a different gpu.id alone does not replace.
-    expect(diffPod(olds, { ...base, gpu: { id: "other" }, placement: [{ gpuTypeId: GPU.h100, dataCenterId: "US-TX-3" }] } as never).replaces).toEqual([]);
+    expect(diffPod(olds, { ...base, gpu: { id: "other" }, placement: [{ gpuTypeId: GPU.h100, dataCenterId: "US-TX-3" }] }).replaces).toEqual([]);
     // A candidate that names only a data center places gpu.id: a different one is a different pod.
-    expect(diffPod(olds, { ...base, gpu: { id: "other" }, placement: [{ dataCenterId: "US-TX-3" }] } as never).replaces).toEqual(["gpu.id"]);
+    expect(diffPod(olds, { ...base, gpu: { id: "other" }, placement: [{ dataCenterId: "US-TX-3" }] }).replaces).toEqual(["gpu.id"]);
   });
 
   it("args and the equivalent cmd compare equal; nothing changed means no diff", () => {
-    const withArgs = { ...olds, args: "python train.py --epochs 3" } as unknown as PodOutputs;
-    expect(diffPod(withArgs, { ...base, cmd: ["python", "train.py", "--epochs", "3"] } as never).updates.size).toBe(0);
-    expect(diffPod(olds, { ...base } as never)).toEqual({ replaces: [], updates: new Map() });
+    const withArgs = { ...olds, args: "python train.py --epochs 3" } as PodOutputs;
+    expect(diffPod(withArgs, { ...base, cmd: ["python", "train.py", "--epochs", "3"] }).updates).toEqual([]);
+    expect(diffPod(olds, { ...base })).toEqual({ replaces: [], updates: [] });
   });
 
   it("reports a change when only the provider's own code changed, so it reaches the state", async () => {

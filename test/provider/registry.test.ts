@@ -6,8 +6,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { RESOURCES, resourceByKind, resourceByToken } from "../../provider/resources";
-import { dynamicToken, nativeToken } from "../../provider/resources/definition";
-import { defaultDiff } from "../../provider/runtime/handlers";
+import { defaultDiff, dynamicToken, nativeToken } from "../../provider/resources/definition";
 import * as runtime from "../../provider/runtime";
 
 /** The `### Inputs` part of the `## <resource>` section of docs/provider.md. */

@@ -17,7 +17,7 @@ import {
   parseWire,
   Pod,
 } from "../../sdk";
-import { diffPod, updateRequest, type PodInputs, type PodOutputs } from "../../provider/resources/pod/model";
+import { podUpdates, updateRequest, type PodInputs, type PodOutputs } from "../../provider/resources/pod/model";
 import { sendJson, useLoopback } from "../helpers/loopback";
 import { acceptedMembers, documentExamples, flatten } from "./openapi-bodies";
 
@@ -67,7 +67,7 @@ describe("the command travels as args, which both documents accept", () => {
     ["no command at all", { args: undefined }, ""],
   ])("an update of %s sends args, never cmd/entrypoint", (_label, change, args) => {
     const news: PodInputs = { ...base, ...change };
-    const patch = updateRequest(olds, news, diffPod(olds, news), live);
+    const patch = updateRequest(olds, news, podUpdates(olds, news), live);
     expect(patch).toEqual({ args });
     expect(Object.keys(patch).every((key) => acceptedMembers("UpdatePodRequest").has(key))).toBe(true);
   });
@@ -85,7 +85,7 @@ describe("the command travels as args, which both documents accept", () => {
       globalNetworking: true,
       cmd: ["python", "serve.py"],
     };
-    const patch = updateRequest(olds, news, diffPod(olds, news), live);
+    const patch = updateRequest(olds, news, podUpdates(olds, news), live);
     expect(Object.keys(patch).sort()).toEqual(["args", "disk", "env", "globalNetworking", "image", "locked", "name", "ports", "registry"]);
     expect(Object.keys(patch).filter((key) => !acceptedMembers("UpdatePodRequest").has(key))).toEqual([]);
   });

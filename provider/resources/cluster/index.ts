@@ -11,23 +11,31 @@
 import { CLUSTER_CLOUD, POD_ACTIVE_STATUSES, byRank, clusterComputeViolations, clusterImageViolation, createClusterRequestViolations, createClusterWithPlacement, describeMemberStates, spreadTemplate, type ClusterWithMembers, type Pod } from "../../../sdk";
 import type { CreateClusterRequest } from "../../../contract";
 import { estimateClusterCost, roundPrice, type ClusterCostRequest } from "../../../contract/estimate";
-import { toCheckFailures, type CheckFailure } from "../../runtime/check-failures";
-import { defaultDiff } from "../../runtime/handlers";
-import { report } from "../../runtime/progress";
-import type { Props } from "../../runtime/props";
-import { client } from "../../runtime/settings";
-import { forSeconds } from "../../runtime/shared-reads";
-import { containsUnknown, isUnknown } from "../../runtime/unknowns";
-import { awaitState } from "../../runtime/wait";
-import { createFields, inputsOf, type CheckedInputs, type DiffResult, type FactValues, type ResourceDefinition, type Wait } from "../definition";
-import { candidateFailures, candidatesChooseGpuType, placementAllowed, placementFacts } from "../placement";
+import { toCheckFailures, type CheckFailure } from "../check-failures";
+import { containsUnknown, isUnknown } from "../unknowns";
+import {
+  createRequestOf,
+  inputsOf,
+  same,
+  type CheckedInputs,
+  type DiffResult,
+  type FactValues,
+  type HookContext,
+  type Props,
+  type Recorded,
+  type ResourceDefinition,
+  type Wait,
+} from "../definition";
+import { candidateFailures, candidatesChooseGpuType, placementDiff, placementFacts } from "../placement";
 import { podTarget } from "../readiness";
 import { markInName, programName, renamedKeepingMark } from "../wire";
 import { CLUSTER_INPUTS } from "./inputs";
 import { CLUSTER_OUTPUTS } from "./outputs";
+import { EXAMPLE } from "./example";
 
 export type ClusterInputs = CheckedInputs<typeof CLUSTER_INPUTS>;
 export type ClusterFacts = FactValues<typeof CLUSTER_OUTPUTS>;
+type Context = HookContext<ClusterWithMembers>;
 
 /** A member no longer on its way to running (failed, exited, ended): the service offers no way to start it again (member pods refuse actions). */
 const memberFailed = (pod: Pod) => !POD_ACTIVE_STATUSES.has(pod.status);
@@ -67,17 +75,12 @@ function membersReport(cluster: ClusterWithMembers): string {
 
 const ready: Wait = { target: "RUNNING", failed: new Set(["ERROR"]) };
 
-/** The inputs the create sends as they are (`templateId` and `placement` are the provider's). */
-const CREATE_FIELDS = createFields(CLUSTER_INPUTS);
-
-/** The create body from the inputs. */
-function wireRequest(inputs: Props): Props {
-  return Object.fromEntries(CREATE_FIELDS.filter((key) => inputs[key] !== undefined).map((key) => [key, inputs[key]]));
-}
+/** The create body from the inputs (`templateId` and `placement` are the provider's). */
+const wireRequest = (inputs: Props): Props => createRequestOf(CLUSTER_INPUTS, inputs);
 
 function violations(inputs: ClusterInputs): string[] {
   // With a template, its image is judged by checkHook, which reads it.
-  return createClusterRequestViolations(wireRequest(inputs as unknown as Props), { imageFromTemplate: inputs.templateId !== undefined });
+  return createClusterRequestViolations(wireRequest(inputs), { imageFromTemplate: inputs.templateId !== undefined });
 }
 
 /**
@@ -86,35 +89,34 @@ function violations(inputs: ClusterInputs): string[] {
  * new cluster or a changed shape: one that exists is not judged again by today's catalog. A
  * catalog that cannot be read leaves the rule to the service at create.
  */
-async function catalogFailures(inputs: ClusterInputs, previous: Props): Promise<CheckFailure[]> {
+async function catalogFailures(context: Context, inputs: ClusterInputs, previous: Props): Promise<CheckFailure[]> {
   const { compute, placement } = inputs;
   if (!compute || containsUnknown(compute) || containsUnknown(placement)) return [];
-  if (previous.compute !== undefined && JSON.stringify(previous.compute) === JSON.stringify(compute) && JSON.stringify(previous.placement ?? null) === JSON.stringify(placement ?? null)) return [];
-  const api = client();
-  const gpuTypes = await forSeconds(api, "catalog:gpus", 300, () => api.catalog.gpuTypes()).catch(() => undefined);
+  if (previous.compute !== undefined && same(previous.compute, compute) && same(previous.placement, placement)) return [];
+  const gpuTypes = await context.cached("catalog:gpus", 300, () => context.api.catalog.gpuTypes()).catch(() => undefined);
   if (!gpuTypes) return [];
   // `compute.gpuTypeId` is judged where a candidate (or no candidate at all) leaves the type to it.
   const own = candidatesChooseGpuType(placement) ? [] : clusterComputeViolations({ compute }, gpuTypes);
   const perCandidate = (placement ?? []).flatMap((c, i) =>
     c?.gpuTypeId === undefined ? [] : clusterComputeViolations({ compute: { ...compute, gpuTypeId: c.gpuTypeId } }, gpuTypes).map((v) => v.replace(/^compute\.gpuTypeId:/, `placement[${i}].gpuTypeId:`)),
   );
-  return toCheckFailures([...new Set([...own, ...perCandidate])], inputs as unknown as Props);
+  return toCheckFailures([...new Set([...own, ...perCandidate])], inputs);
 }
 
 /**
  * The template read and spread as create will (GET only), so its problems show at preview; for
  * a new cluster or a new template only: one read at create is never judged again (no link is kept).
  */
-async function templateFailures(inputs: ClusterInputs, previous: Props): Promise<CheckFailure[]> {
+async function templateFailures(context: Context, inputs: ClusterInputs, previous: Props): Promise<CheckFailure[]> {
   const { templateId } = inputs;
   if (templateId === undefined || isUnknown(templateId) || previous.templateId === templateId) return [];
-  const template = await client()
-    .templates.get(templateId)
+  const template = await context.api.templates
+    .get(templateId)
     .catch(() => undefined);
   if (!template) return [{ property: "templateId", reason: `no template "${templateId}" can be read with this key` }];
-  const spread = spreadTemplate(wireRequest(inputs as unknown as Props), template);
+  const spread = spreadTemplate(wireRequest(inputs), template);
   const image = clusterImageViolation(spread.request);
-  return toCheckFailures([...spread.violations, ...(image ? [image] : [])], inputs as unknown as Props);
+  return toCheckFailures([...spread.violations, ...(image ? [image] : [])], inputs);
 }
 
 function costRequest(inputs: Props): ClusterCostRequest {
@@ -143,31 +145,30 @@ function facts(cluster: ClusterWithMembers, previous?: Partial<ClusterFacts>): C
 }
 
 /**
- * The default diff, with the shape's own rule (`compute.gpuTypeId` is the candidates' choice
- * while each candidate names a type), and a cluster recorded before its nodes ran (an outage,
- * the deadline) taken up again: an update resumes the wait, even after a refresh.
+ * What the input list's table cannot say of a cluster: the shape's own rule (`compute.gpuTypeId`
+ * is the candidates' choice while each candidate names a type), the placement, and a cluster
+ * recorded before its nodes ran (an outage, the deadline) taken up again: an update resumes
+ * the wait, even after a refresh.
  */
-function diff(olds: Props, news: ClusterInputs): DiffResult {
-  const result = defaultDiff(CLUSTER_INPUTS, olds, news as unknown as Props);
-  const before = (olds.compute ?? {}) as Props;
-  const after = news.compute as unknown as Props | undefined;
+function diff(olds: Recorded<ClusterInputs, ClusterFacts>, news: ClusterInputs, table: DiffResult): DiffResult {
+  const result = { replaces: [...table.replaces], updates: [...table.updates] };
+  const before = olds.compute;
+  const after = news.compute;
   if (isUnknown(after)) result.replaces.push("compute");
   else {
-    for (const field of ["gpuCountPerPod", "podCount", ...(candidatesChooseGpuType(news.placement) ? [] : ["gpuTypeId"])]) {
-      if (isUnknown(after?.[field]) || JSON.stringify(before[field] ?? null) !== JSON.stringify(after?.[field] ?? null)) result.replaces.push(`compute.${field}`);
-    }
+    const fields = ["gpuCountPerPod", "podCount", ...(candidatesChooseGpuType(news.placement) ? [] : ["gpuTypeId" as const])] as const;
+    for (const field of fields) if (!same(before?.[field], after?.[field])) result.replaces.push(`compute.${field}`);
   }
-  if (containsUnknown(news.placement) || !placementAllowed(olds.placementChosen as never, news.placement)) result.replaces.push("placement");
-  else if (JSON.stringify(olds.placement ?? null) !== JSON.stringify(news.placement ?? null)) result.updates.push("placement");
+  placementDiff(olds.placementChosen, olds.placement, news.placement, result);
   if (olds.status === "PROVISIONING") result.updates.push("status");
   return result;
 }
 
 /** Renames to match the inputs (an adopted cluster too), the mark kept; a no-op when it matches. */
-async function rename(inputs: ClusterInputs, cluster: ClusterWithMembers): Promise<ClusterWithMembers> {
+async function rename(context: Context, inputs: ClusterInputs, cluster: ClusterWithMembers): Promise<ClusterWithMembers> {
   if (programName(cluster.name) === inputs.name) return cluster;
-  const renamed = await client().clusters.rename(cluster.id, renamedKeepingMark(cluster.name, inputs.name));
-  report("cluster", inputs.name, "renamed");
+  const renamed = await context.api.clusters.rename(cluster.id, renamedKeepingMark(cluster.name, inputs.name));
+  context.report("renamed");
   return { ...renamed, members: cluster.members };
 }
 
@@ -175,9 +176,9 @@ async function rename(inputs: ClusterInputs, cluster: ClusterWithMembers): Promi
  * Until every node runs, then the name the program wants (an adopted cluster may carry the
  * program's old one). One deadline: `readyTimeoutSeconds`.
  */
-async function settle(inputs: ClusterInputs, cluster: ClusterWithMembers): Promise<ClusterWithMembers> {
-  const running = stateOf(cluster) === "RUNNING" ? cluster : await awaitState(clusterResource as ResourceDefinition<ClusterInputs, ClusterWithMembers>, inputs, cluster.id, ready, cluster);
-  return rename(inputs, running);
+async function settle(context: Context, inputs: ClusterInputs, cluster: ClusterWithMembers): Promise<ClusterWithMembers> {
+  const running = stateOf(cluster) === "RUNNING" ? cluster : await context.awaitState(cluster.id, ready, cluster);
+  return rename(context, inputs, running);
 }
 
 export const clusterResource = {
@@ -187,7 +188,6 @@ export const clusterResource = {
   inputs: CLUSTER_INPUTS,
   outputs: CLUSTER_OUTPUTS,
   idOutput: "clusterId",
-  defaultReadyTimeoutSeconds: 1800,
   deletedAs: "deleted",
   // Until the service no longer has it, so `destroy` ends with no node billing.
   deleteWaitsForGone: true,
@@ -203,14 +203,19 @@ export const clusterResource = {
   owner: markInName,
 
   violations,
-  checkHook: async (inputs, previous) => [...candidateFailures(inputs.placement), ...(await catalogFailures(inputs, previous)), ...(await templateFailures(inputs, previous))],
+  checkHook: async (context, inputs, previous) => [
+    ...candidateFailures(inputs.placement),
+    ...(await catalogFailures(context, inputs, previous)),
+    ...(await templateFailures(context, inputs, previous)),
+  ],
   // Env values may be secrets: only their names are hashed into the mark, which the name shows.
   markSpec: (request, inputs) => ({
     request: { ...request, name: undefined, env: Object.keys((request.env as Props | undefined) ?? {}).sort() },
     templateId: inputs.templateId,
     placement: inputs.placement ?? [],
   }),
-  async create(api, request, inputs) {
+  async create(context, request, inputs) {
+    const { api } = context;
     let body = wireRequest(request);
     if (inputs.templateId !== undefined) {
       const spread = spreadTemplate(body, await api.templates.get(inputs.templateId));
@@ -218,7 +223,7 @@ export const clusterResource = {
       body = spread.request;
     }
     const result = await createClusterWithPlacement(api, body as CreateClusterRequest, inputs.placement ?? []);
-    if (result.attempts.length > 1) report("cluster", inputs.name, `placed on ${result.cluster.compute.gpuTypeId}${result.cluster.dataCenterId ? ` in ${result.cluster.dataCenterId}` : ""} after ${result.attempts.length} candidates`);
+    if (result.attempts.length > 1) context.report(`placed on ${result.cluster.compute.gpuTypeId}${result.cluster.dataCenterId ? ` in ${result.cluster.dataCenterId}` : ""} after ${result.attempts.length} candidates`);
     return { live: { ...result.cluster, members: [] }, facts: placementFacts(result) };
   },
   ready: () => ready,
@@ -229,8 +234,8 @@ export const clusterResource = {
     targets: (cluster) => byRank(cluster.members).map((pod) => podTarget(pod, `rank ${pod.cluster?.rank ?? "?"} (${pod.id})`)),
   },
   settle,
-  afterCreate(inputs, cluster) {
-    report("cluster", inputs.name, `${cluster.compute.podCount} nodes of ${cluster.compute.gpuCountPerPod} × ${cluster.compute.gpuTypeId} on ${CLUSTER_CLOUD}${cluster.dataCenterId ? ` in ${cluster.dataCenterId}` : ""}`);
+  afterCreate(context, _inputs, cluster) {
+    context.report(`${cluster.compute.podCount} nodes of ${cluster.compute.gpuCountPerPod} × ${cluster.compute.gpuTypeId} on ${CLUSTER_CLOUD}${cluster.dataCenterId ? ` in ${cluster.dataCenterId}` : ""}`);
   },
 
   facts,
@@ -259,9 +264,10 @@ export const clusterResource = {
     return inputs;
   },
   diff,
-  async update(id, olds, news) {
+  async update(context, id, olds, news) {
     // A cluster recorded while its nodes were still starting (an outage, a deadline) resumes the wait.
     if (olds.name === news.name && olds.status !== "PROVISIONING") return undefined;
-    return { live: await settle(news, await client().clusters.withMembers(id)) };
+    return { live: await settle(context, news, await context.api.clusters.withMembers(id)) };
   },
+  example: EXAMPLE,
 } satisfies ResourceDefinition<ClusterInputs, ClusterWithMembers, ClusterFacts>;

@@ -3,10 +3,11 @@
  * type and container configuration are fixed at create (the service's PATCH is a rename), so
  * every input but the name and the provider's own settings replaces it.
  */
-import { stringList as strings, stringMap } from "../../properties";
+import { stringList as strings } from "../../properties";
+import { containerInput } from "../container";
 import type { InputList } from "../definition";
 import { placementInput } from "../placement";
-import { readinessInput } from "../readiness";
+import { readinessInput, readyTimeoutInput } from "../readiness";
 
 export const CLUSTER_INPUTS = {
   name: { type: "string", onChange: "update", doc: "Cluster name; default: the resource name plus a random suffix. The only setting that changes in place." },
@@ -25,17 +26,17 @@ export const CLUSTER_INPUTS = {
     onChange: "depends",
     doc: "The nodes: `podCount` identical pods (2–250) of `gpuCountPerPod` GPUs (at most the type's catalog `maxCount`) of `gpuTypeId`.",
   },
-  image: { type: "string", onChange: "replace", doc: "Container image of every node; required unless `templateId` gives one." },
+  image: containerInput("image", "replace", "Container image of every node; required unless `templateId` gives one."),
   templateId: {
     type: "string",
     onChange: "replace",
     sent: "provider",
     doc: "A pod template whose container configuration (image, args, disk, env, ports, persistent mount, SSH/Jupyter) the nodes start from; the other inputs win over it. Read at create; no link is kept.",
   },
-  args: { type: "string", onChange: "replace", doc: "The command of every node as one raw string." },
-  disk: { type: "integer", onChange: "replace", doc: "Container disk of each node in GB (ephemeral)." },
-  env: { ...stringMap, onChange: "replace", doc: "Environment variables of every node. Values given as secrets stay secret in state." },
-  ports: { ...strings, onChange: "replace", doc: "Exposed ports of every node, each `port/protocol` (`22/tcp` for direct SSH to the head)." },
+  args: containerInput("args", "replace", "The command of every node as one raw string."),
+  disk: containerInput("disk", "replace", "Container disk of each node in GB (ephemeral)."),
+  env: containerInput("env", "replace", "Environment variables of every node."),
+  ports: containerInput("ports", "replace", "Exposed ports of every node, each `port/protocol` (`22/tcp` for direct SSH to the head)."),
   mounts: {
     type: "object",
     properties: {
@@ -50,5 +51,5 @@ export const CLUSTER_INPUTS = {
   dataCenterIds: { ...strings, onChange: "replace", doc: "Preferred data centers, in order; the whole cluster lands in one." },
   placement: placementInput("cluster", "every node"),
   readiness: readinessInput("a cluster", "on every node, its `tcp` port accepts a connection, its direct SSH endpoint answers with a banner (`ssh: true`), an `http` GET answers with the expected status, and its log shows a line matching `logLine`"),
-  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create (or an update that takes up an unfinished wait) may wait for every node to run and pass the readiness probes, in seconds. Default 1800." },
+  readyTimeoutSeconds: readyTimeoutInput(1800, "How long create (or an update that takes up an unfinished wait) may wait for every node to run and pass the readiness probes"),
 } as const satisfies InputList;

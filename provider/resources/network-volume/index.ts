@@ -6,20 +6,17 @@
  * outside the stack still mounts is refused by the service (409) and deletes nothing.
  */
 import { CreateNetworkVolumeRequest, type NetworkVolume } from "../../../sdk";
-import type { CheckFailure } from "../../runtime/check-failures";
-import { defaultDiff } from "../../runtime/handlers";
-import { report } from "../../runtime/progress";
-import type { Props } from "../../runtime/props";
-import { client } from "../../runtime/settings";
-import { isUnknown } from "../../runtime/unknowns";
-import { forSeconds } from "../../runtime/shared-reads";
-import { inputsOf, type CheckedInputs, type DiffResult, type OutputValues, type ResourceDefinition } from "../definition";
+import type { CheckFailure } from "../check-failures";
+import { isUnknown } from "../unknowns";
+import { inputsOf, same, type CheckedInputs, type DiffResult, type HookContext, type OutputValues, type Props, type Recorded, type ResourceDefinition } from "../definition";
+import { EXAMPLE } from "./example";
 import { markInName, presentOnly, programName, renamedKeepingMark, schemaViolations, toWire, uniquelyNamed } from "../wire";
 import { NETWORK_VOLUME_INPUTS } from "./inputs";
 import { NETWORK_VOLUME_OUTPUTS } from "./outputs";
 
 export type NetworkVolumeInputs = CheckedInputs<typeof NETWORK_VOLUME_INPUTS>;
 export type NetworkVolumeFacts = OutputValues<typeof NETWORK_VOLUME_OUTPUTS>;
+type Context = HookContext<NetworkVolume>;
 
 const RENAMES = { dataCenterId: "dataCenter" } as const;
 const FIELDS = ["name", "dataCenterId", "size", "type"] as const;
@@ -33,7 +30,7 @@ function shrinkFailures(inputs: NetworkVolumeInputs, previous: Props): CheckFail
   const before = previous.size;
   const after = inputs.size;
   if (typeof before !== "number" || typeof after !== "number" || after >= before) return [];
-  const replaced = ["dataCenterId", "type"].some((key) => JSON.stringify(previous[key] ?? null) !== JSON.stringify((inputs as unknown as Props)[key] ?? null));
+  const replaced = !same(previous.dataCenterId, inputs.dataCenterId) || !same(previous.type, inputs.type);
   if (replaced) return [];
   return [{ property: "size", reason: `cannot shrink from ${before} GB to ${after} GB: network volume storage only grows (a smaller volume needs a new resource)` }];
 }
@@ -43,12 +40,11 @@ function shrinkFailures(inputs: NetworkVolumeInputs, previous: Props): CheckFail
  * new volume or a moved one: one that exists is not judged again by what the catalog offers
  * today. A catalog that cannot be read leaves the rule to the service at create.
  */
-async function catalogFailures(inputs: NetworkVolumeInputs, previous: Props): Promise<CheckFailure[]> {
+async function catalogFailures(context: Context, inputs: NetworkVolumeInputs, previous: Props): Promise<CheckFailure[]> {
   const { dataCenterId, type } = inputs;
   if (typeof dataCenterId !== "string" || isUnknown(dataCenterId) || isUnknown(type)) return [];
   if (previous.dataCenterId === dataCenterId && previous.type === type) return [];
-  const api = client();
-  const dataCenters = await forSeconds(api, "catalog:datacenters", 300, () => api.catalog.dataCenters()).catch(() => undefined);
+  const dataCenters = await context.cached("catalog:datacenters", 300, () => context.api.catalog.dataCenters()).catch(() => undefined);
   if (!dataCenters) return [];
   const dc = dataCenters.find((d) => d.id === dataCenterId);
   if (!dc) return [{ property: "dataCenterId", reason: `"${dataCenterId}" is not a data center of the catalog (${dataCenters.map((d) => d.id).join(", ")})` }];
@@ -63,10 +59,10 @@ function facts(volume: NetworkVolume): NetworkVolumeFacts {
   return { volumeId: volume.id, serviceName: volume.name, appliedSize: volume.size, appliedType: volume.type ?? null, appliedDataCenterId: volume.dataCenter };
 }
 
-/** The default diff, with the size's own rule: growing updates; a smaller size is refused by `check`. */
-function diff(olds: Props, news: NetworkVolumeInputs): DiffResult {
-  const result = defaultDiff(NETWORK_VOLUME_INPUTS, olds, news as unknown as Props);
-  if (JSON.stringify(olds.size ?? null) !== JSON.stringify(news.size ?? null)) {
+/** The size's own rule, beyond the input list's table: growing updates; a smaller size is refused by `check`. */
+function diff(olds: Recorded<NetworkVolumeInputs, NetworkVolumeFacts>, news: NetworkVolumeInputs, table: DiffResult): DiffResult {
+  const result = { replaces: [...table.replaces], updates: [...table.updates] };
+  if (!same(olds.size, news.size)) {
     if (isUnknown(news.size) || (typeof olds.size === "number" && news.size < olds.size)) result.replaces.push("size");
     else result.updates.push("size");
   }
@@ -74,13 +70,13 @@ function diff(olds: Props, news: NetworkVolumeInputs): DiffResult {
 }
 
 /** Renames and grows to match the inputs (an adopted volume too); a no-op when it matches. */
-async function converge(inputs: NetworkVolumeInputs, volume: NetworkVolume): Promise<NetworkVolume> {
+async function converge(context: Context, inputs: NetworkVolumeInputs, volume: NetworkVolume): Promise<NetworkVolume> {
   const patch: { name?: string; size?: number } = {};
   if (programName(volume.name) !== inputs.name) patch.name = renamedKeepingMark(volume.name, inputs.name);
   if (inputs.size > volume.size) patch.size = inputs.size;
   if (Object.keys(patch).length === 0) return volume;
-  const updated = await client().networkVolumes.update(volume.id, patch);
-  report("volume", inputs.name, `updated ${Object.keys(patch).join(", ")}`);
+  const updated = await context.api.networkVolumes.update(volume.id, patch);
+  context.report(`updated ${Object.keys(patch).join(", ")}`);
   return updated;
 }
 
@@ -91,7 +87,6 @@ export const networkVolumeResource = {
   inputs: NETWORK_VOLUME_INPUTS,
   outputs: NETWORK_VOLUME_OUTPUTS,
   idOutput: "volumeId",
-  defaultReadyTimeoutSeconds: 60,
   deletedAs: "deleted",
   unpriced: "network volume storage is billed, but the catalog gives no storage price (docs/cost.md)",
   strays: "report",
@@ -100,11 +95,11 @@ export const networkVolumeResource = {
   states: presentOnly("volumeId"),
   owner: markInName,
 
-  violations: (inputs) => schemaViolations(CreateNetworkVolumeRequest, wireRequest(inputs as unknown as Props), RENAMES),
-  checkHook: async (inputs, previous) => [...shrinkFailures(inputs, previous), ...(await catalogFailures(inputs, previous))],
+  violations: (inputs) => schemaViolations(CreateNetworkVolumeRequest, wireRequest(inputs), RENAMES),
+  checkHook: async (context, inputs, previous) => [...shrinkFailures(inputs, previous), ...(await catalogFailures(context, inputs, previous))],
   // The size is left out: a volume left behind smaller than now wanted is adopted and grown.
   markSpec: (_request, inputs) => ({ dataCenter: inputs.dataCenterId, type: inputs.type }),
-  create: async (api, request) => ({ live: await api.networkVolumes.create(wireRequest(request) as CreateNetworkVolumeRequest, { uniqueName: uniquelyNamed(request) }) }),
+  create: async ({ api }, request) => ({ live: await api.networkVolumes.create(wireRequest(request) as CreateNetworkVolumeRequest, { uniqueName: uniquelyNamed(request) }) }),
   settle: converge,
 
   facts,
@@ -117,7 +112,8 @@ export const networkVolumeResource = {
     return inputs;
   },
   diff,
-  async update(id, _olds, news) {
-    return { live: await converge(news, await client().networkVolumes.get(id)) };
+  async update(context, id, _olds, news) {
+    return { live: await converge(context, news, await context.api.networkVolumes.get(id)) };
   },
+  example: EXAMPLE,
 } satisfies ResourceDefinition<NetworkVolumeInputs, NetworkVolume, NetworkVolumeFacts>;

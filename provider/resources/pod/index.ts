@@ -13,21 +13,19 @@ import {
   createPodWithPlacement,
   reservedEnvViolations,
   withSpec,
+  type CreatePodRequest,
   type Pod,
 } from "../../../sdk";
 import { estimatePodCost, pricesNeeded, type PodCostRequest } from "../../../contract/estimate";
-import type { CheckFailure } from "../../runtime/check-failures";
-import { report } from "../../runtime/progress";
-import type { Props } from "../../runtime/props";
-import { client } from "../../runtime/settings";
-import { templateChangeWarning } from "../../runtime/template-changes";
-import { containsUnknown, isUnknown } from "../../runtime/unknowns";
-import { awaitState } from "../../runtime/wait";
-import type { ResourceDefinition, Wait } from "../definition";
+import type { CheckFailure } from "../check-failures";
+import type { HookContext, InputList, Props, Recorded, ResourceDefinition, Wait } from "../definition";
+import { containsUnknown, isUnknown } from "../unknowns";
 import { candidateFailures, placementFacts } from "../placement";
 import { podTarget } from "../readiness";
+import { EXAMPLE } from "./example";
+import { markInEnv } from "../wire";
 import { POD_INPUTS } from "./inputs";
-import { diffPod, factsFromPod, importedInputs, refreshedInputs, toCreateRequest, updateRequest, type PodFacts, type PodInputs, type PodOutputs } from "./model";
+import { diffPod, podUpdates, factsFromPod, importedInputs, refreshedInputs, toCreateRequest, updateRequest, type PodFacts, type PodInputs } from "./model";
 import { POD_OUTPUTS } from "./outputs";
 
 /** A pod that is not running waits for this; ERROR and TERMINATED fail the wait. */
@@ -64,28 +62,33 @@ function costRequest(inputs: Props): PodCostRequest {
   };
 }
 
+type Context = HookContext<Pod>;
+
 /** Converges a pod that exists onto the desired running/stopped state. */
-async function converge(inputs: PodInputs, pod: Pod): Promise<Pod> {
-  const api = client().pods;
+async function converge(context: Context, inputs: PodInputs, pod: Pod): Promise<Pod> {
+  const api = context.api.pods;
   if (wantsRunning(inputs)) {
     if (pod.status === "RUNNING") return pod;
     if (pod.status === "EXITED" || pod.status === "ERROR") await api.start(pod.id);
-    return awaitState(podResource, inputs, pod.id, running, pod);
+    return context.awaitState(pod.id, running, pod);
   }
   if (pod.status === "EXITED") return pod;
   if (POD_ACTIVE_STATUSES.has(pod.status)) await api.stop(pod.id);
-  return awaitState(podResource, inputs, pod.id, stopped, pod);
+  return context.awaitState(pod.id, stopped, pod);
 }
 
-async function update(id: string, olds: Props, inputs: PodInputs) {
-  const previous = olds as unknown as PodOutputs;
-  const changes = diffPod(previous, inputs);
-  const onlyProviderSettings = [...changes.updates.values()].every((kind) => kind === "settings");
+/** Inputs that never reach the service: a change of only these asks it nothing. */
+const providerOnly = (key: string, list: InputList = POD_INPUTS) => key === "namePrefix" || list[key]?.sent === "provider";
+
+async function update(context: Context, id: string, previous: Recorded<PodInputs, PodFacts>, inputs: PodInputs) {
+  const changes = podUpdates(previous, inputs);
+  // desiredState is the provider's too, and converging below is what it asks for.
+  const onlyProviderSettings = [...changes].every((key) => providerOnly(key));
   const wasRunning = previous.status === "RUNNING";
   // A new provider build or a provider-only setting on a settled pod: nothing to ask the
   // service. (A pod recorded mid-failure is not settled: it goes on to converge below.)
   if (onlyProviderSettings && wasRunning === wantsRunning(inputs)) return undefined;
-  const api = client();
+  const { api } = context;
   let pod = await api.pods.get(id);
   const patch = updateRequest(previous, inputs, changes, pod);
   // A lock is applied after the state converges (a locked pod refuses stop and restart);
@@ -95,19 +98,19 @@ async function update(id: string, olds: Props, inputs: PodInputs) {
   if (Object.keys(patch).length > 0) {
     if (pod.cluster) throw new ConflictError({ status: 409, title: "Conflict", detail: "cluster member pods are managed through their cluster", request: { method: "PATCH", path: `/v2/pods/${id}` } });
     pod = await api.pods.update(id, patch);
-    report("pod", inputs.name, `updated ${Object.keys(patch).join(", ")}`);
+    context.report(`updated ${Object.keys(patch).join(", ")}`);
   }
-  if (changes.updates.has("globalNetworking") && pod.status === "RUNNING") {
+  if (changes.has("globalNetworking") && pod.status === "RUNNING") {
     // Global networking takes effect at the next start. A locked pod refuses restarts, and
     // the lock is what the user asked for: it then takes effect when the pod next starts.
-    if (pod.locked) report("pod", inputs.name, "globalNetworking changes when the pod next starts (it is locked, so it is not restarted now)");
+    if (pod.locked) context.report("globalNetworking changes when the pod next starts (it is locked, so it is not restarted now)");
     else pod = (await api.pods.restart(id)) ?? pod;
   }
   // Stopping a locked pod is refused; the user asked for the stop, so the lock steps aside
   // for it and comes back after.
   const relock = pod.locked && !wantsRunning(inputs) && POD_ACTIVE_STATUSES.has(pod.status);
   if (relock) pod = await api.pods.update(id, { locked: false });
-  pod = await converge(inputs, pod);
+  pod = await converge(context, inputs, pod);
   if (lockAfter || (relock && (inputs.locked ?? false))) pod = await api.pods.update(id, { locked: true });
   return { live: pod };
 }
@@ -120,7 +123,6 @@ export const podResource = {
   outputs: POD_OUTPUTS,
   idOutput: "podId",
   adoptInput: "adoptPodId",
-  defaultReadyTimeoutSeconds: 900,
   deletedAs: "deleted",
   deleteWaitsForGone: true,
   price: {
@@ -131,42 +133,35 @@ export const podResource = {
 
   family: (api) => ({ get: (id) => api.pods.get(id), page: () => api.pods.page(), delete: (id) => api.pods.delete(id), watcher: api.podWatcher }),
   states: { output: "status", of: (pod) => pod.status, ended: POD_ENDED_STATUSES },
-  owner: {
-    read: (pod) => pod.env?.[POD_OWNER_ENV],
-    write: (request, mark) => {
-      request.env = { ...(request.env as Record<string, string> | undefined), [POD_OWNER_ENV]: mark };
-    },
-  },
+  owner: markInEnv,
 
   violations: (inputs) => [...createPodViolations(asSent(inputs)), ...reservedEnvViolations(inputs.env)],
-  checkHook: placementFailures,
+  checkHook: (_context, inputs) => placementFailures(inputs),
   markSpec: (request, inputs) => ({ request, placement: inputs.placement ?? [] }),
-  async create(api, request, inputs) {
-    const result = await createPodWithPlacement(api, request as never, inputs.placement ?? []);
-    if (result.attempts.length > 1) report("pod", inputs.name, `placed on ${result.pod.gpu?.id ?? result.pod.cpu?.id} in ${result.pod.dataCenterId} after ${result.attempts.length} candidates`);
+  async create(context, request, inputs) {
+    const result = await createPodWithPlacement(context.api, request as CreatePodRequest, inputs.placement ?? []);
+    if (result.attempts.length > 1) context.report(`placed on ${result.pod.gpu?.id ?? result.pod.cpu?.id} in ${result.pod.dataCenterId} after ${result.attempts.length} candidates`);
     return { live: result.pod, facts: placementFacts(result) };
   },
   ready: (inputs) => (wantsRunning(inputs) ? running : stopped),
   readiness: { accepts: ["tcp", "ssh", "http", "logLine"], refusedBecause: "only a ServerlessEndpoint has workers", targets: (pod) => [podTarget(pod)] },
   // A pod meant to be stopped has no service to probe.
   probesApply: wantsRunning,
-  async settle(inputs, pod) {
-    const settled = await converge(inputs, pod);
+  async settle(context, inputs, pod) {
+    const settled = await converge(context, inputs, pod);
     // Locking last: a locked pod refuses stop, which converging to STOPPED may need.
-    return inputs.locked ? client().pods.update(settled.id, { locked: true }) : settled;
+    return inputs.locked ? context.api.pods.update(settled.id, { locked: true }) : settled;
   },
 
   facts: factsFromPod,
   imported: (pod) => importedInputs(pod),
-  refreshed: (olds, pod) => refreshedInputs(olds as unknown as PodOutputs, pod),
-  diff(olds, news) {
-    const result = diffPod(olds as unknown as PodOutputs, news);
-    return { replaces: result.replaces, updates: [...result.updates.keys()] };
-  },
-  async previewDiff(_id, olds, news) {
+  refreshed: refreshedInputs,
+  diff: diffPod,
+  async previewDiff(context, _id, olds, news) {
     // Never a silent divergence: the template it came from changes, the pod does not.
-    const warning = olds.templateId === news.templateId ? templateChangeWarning("pod", news.templateId) : undefined;
-    if (warning) report("pod", news.name, warning);
+    const warning = olds.templateId === news.templateId ? context.templates.warning("pod", news.templateId) : undefined;
+    if (warning) context.report(warning);
   },
-  update: (id, olds, news) => update(id, olds, news),
+  update,
+  example: EXAMPLE,
 } satisfies ResourceDefinition<PodInputs, Pod, PodFacts>;

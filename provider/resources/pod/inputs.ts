@@ -4,22 +4,23 @@
  * `onChange` says what a change does (`depends`: decided by `diffPod` in model.ts, with the
  * table in docs/provider.md); `sent` says where a value goes (definition.ts).
  */
-import { stringList as strings, stringMap } from "../../properties";
+import { stringList as strings } from "../../properties";
+import { containerInput } from "../container";
 import type { InputList } from "../definition";
 import { placementInput } from "../placement";
-import { readinessInput } from "../readiness";
+import { readinessInput, readyTimeoutInput } from "../readiness";
 
 export const POD_INPUTS = {
   name: { type: "string", onChange: "update", doc: "Pod name; default: the resource name plus a random suffix, generated once and kept for the pod's life." },
-  image: { type: "string", onChange: "update", doc: "Container image; required unless `templateId` is set." },
-  templateId: { type: "string", onChange: "update", doc: "Template to start from (the caller's own or public). Applied once; no link is kept." },
-  args: { type: "string", onChange: "update", doc: "The command as one raw string (shell form, or the JSON exec form)." },
-  cmd: { ...strings, onChange: "update", doc: "Exec-form CMD; compares equal to the same command written as `args`." },
-  entrypoint: { ...strings, onChange: "update", doc: "Exec-form ENTRYPOINT." },
-  disk: { type: "integer", onChange: "update", doc: "Container disk in GB (ephemeral)." },
-  env: { ...stringMap, onChange: "update", doc: "Environment variables. Values given as secrets stay secret in state." },
-  ports: { ...strings, onChange: "update", doc: "Exposed ports, each `port/protocol` (`8888/http`, `22/tcp`)." },
-  registry: { type: "string", onChange: "update", doc: "Registry credential id for private images." },
+  image: containerInput("image", "update", "Container image; required unless `templateId` is set."),
+  templateId: containerInput("templateId", "update", "Template to start from (the caller's own or public). Applied once; no link is kept."),
+  args: containerInput("args", "update", "The command as one raw string (shell form, or the JSON exec form)."),
+  cmd: containerInput("cmd", "update", "Exec-form CMD; compares equal to the same command written as `args`."),
+  entrypoint: containerInput("entrypoint", "update", "Exec-form ENTRYPOINT."),
+  disk: containerInput("disk", "update", "Container disk in GB (ephemeral)."),
+  env: containerInput("env", "update", "Environment variables."),
+  ports: containerInput("ports", "update", "Exposed ports, each `port/protocol` (`8888/http`, `22/tcp`)."),
+  registry: containerInput("registry", "update", "Registry credential id for private images."),
   gpu: {
     type: "object",
     properties: {
@@ -42,7 +43,7 @@ export const POD_INPUTS = {
   },
   cloud: { type: "string", enum: ["SECURE", "COMMUNITY"], onChange: "replace", doc: "`SECURE` (default) or `COMMUNITY`." },
   dataCenterIds: { ...strings, onChange: "replace", doc: "Preferred data centers, in order." },
-  globalNetworking: { type: "boolean", onChange: "update", doc: "Join the global network (needs an NVIDIA GPU and a data center with global networking); a change restarts the pod." },
+  globalNetworking: { type: "boolean", onChange: "update", unset: false, doc: "Join the global network (needs an NVIDIA GPU and a data center with global networking); a change restarts the pod." },
   mounts: {
     type: "object",
     properties: {
@@ -60,11 +61,11 @@ export const POD_INPUTS = {
   },
   startSsh: { type: "boolean", onChange: "replace", doc: "Inject the account's SSH keys as `PUBLIC_KEY`. Fixed at create." },
   startJupyter: { type: "boolean", onChange: "replace", doc: "Start Jupyter with a generated password (output `jupyterPassword`, secret). Fixed at create." },
-  locked: { type: "boolean", onChange: "update", sent: "later", doc: "Prevent stop and restart." },
-  desiredState: { type: "string", enum: ["RUNNING", "STOPPED"], onChange: "update", sent: "provider", doc: "`RUNNING` (default) or `STOPPED`: the provider starts or stops the pod to match." },
+  locked: { type: "boolean", onChange: "update", unset: false, sent: "later", doc: "Prevent stop and restart." },
+  desiredState: { type: "string", enum: ["RUNNING", "STOPPED"], onChange: "update", unset: "RUNNING", sent: "provider", doc: "`RUNNING` (default) or `STOPPED`: the provider starts or stops the pod to match." },
   placement: placementInput("pod", "the pod"),
   readiness: readinessInput("a pod meant to run", "its `tcp` port accepts a connection, its direct SSH endpoint answers with a banner (`ssh: true`), an `http` GET answers with the expected status, and its log shows a line matching `logLine`"),
-  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create/update may wait for the desired state and the readiness probes, in seconds. Default 900." },
+  readyTimeoutSeconds: readyTimeoutInput(900, "How long create/update may wait for the desired state and the readiness probes"),
   adoptPodId: { type: "string", onChange: "nothing", sent: "provider", doc: "Bring an existing pod under the stack instead of creating one (see docs/provider.md)." },
 } as const satisfies InputList;
 

@@ -5,9 +5,9 @@
  */
 import type { CreatePodRequest, Pod, UpdatePodRequest } from "../../../sdk";
 import { POD_ACTIVE_STATUSES, POD_OWNER_ENV, commandOf, encodeCommand, sameCommand } from "../../../sdk";
-import { isUnknown } from "../../runtime/unknowns";
-import { candidatesChooseGpuType, placementAllowed } from "../placement";
-import { createFields, inputKeys, type CheckedInputs, type FactValues } from "../definition";
+import { isUnknown } from "../unknowns";
+import { candidatesChooseGpuType, placementDiff } from "../placement";
+import { createRequestOf, defaultDiff, inputKeys, same, type CheckedInputs, type DiffResult, type FactValues, type Recorded } from "../definition";
 import { POD_INPUTS } from "./inputs";
 import type { POD_OUTPUTS } from "./outputs";
 
@@ -17,15 +17,10 @@ export type PodInputs = CheckedInputs<typeof POD_INPUTS>;
 /** Live facts recorded next to the desired inputs in the outputs: one per entry of `POD_OUTPUTS`. */
 export type PodFacts = FactValues<typeof POD_OUTPUTS>;
 
-export type PodOutputs = PodInputs & PodFacts;
-
-/** Fields of the wire create request that come straight from the inputs. */
-const CREATE_FIELDS = createFields(POD_INPUTS) as ReadonlyArray<keyof PodInputs>;
+export type PodOutputs = Recorded<PodInputs, PodFacts>;
 
 export function toCreateRequest(inputs: PodInputs): CreatePodRequest {
-  const request: Record<string, unknown> = {};
-  for (const field of CREATE_FIELDS) if (inputs[field] !== undefined) request[field] = inputs[field];
-  return request as CreatePodRequest;
+  return createRequestOf(POD_INPUTS, inputs) as CreatePodRequest;
 }
 
 export function factsFromPod(pod: Pod, previous?: Partial<PodFacts>): PodFacts {
@@ -61,7 +56,7 @@ const INPUT_KEYS = inputKeys(POD_INPUTS);
 export function inputsOf(outputs: Partial<PodOutputs>): PodInputs {
   const out: Record<string, unknown> = {};
   for (const key of INPUT_KEYS) if ((outputs as Record<string, unknown>)[key] !== undefined) out[key] = (outputs as Record<string, unknown>)[key];
-  return out as unknown as PodInputs;
+  return out as PodInputs;
 }
 
 /** The live facts part of recorded outputs (everything that is not a desired input). */
@@ -70,82 +65,63 @@ export function factsOf(outputs: Partial<PodOutputs>): Partial<PodFacts> {
   return Object.fromEntries(Object.entries(outputs).filter(([key]) => !inputKeys.has(key) && key !== "__provider")) as Partial<PodFacts>;
 }
 
-export type ChangeKind = "rename" | "container" | "restartForNetworking" | "state" | "provider" | "settings";
-
-export interface PodDiff {
-  replaces: string[];
-  updates: Map<string, ChangeKind>;
-}
-
 const stable = (value: unknown) => JSON.stringify(value ?? null);
-const same = (a: unknown, b: unknown) => !isUnknown(b) && stable(a) === stable(b);
 
 function mountKinds(mounts: PodInputs["mounts"]): string {
   return ["persistent", "network", "global"].filter((k) => (mounts as Record<string, unknown> | undefined)?.[k] !== undefined).join(",");
 }
 
-/**
- * The update/replace table of docs/provider.md. `olds` are the last recorded outputs (their
- * desired part), `news` the new desired inputs: server-normalised values never take part.
- */
-export function diffPod(olds: PodOutputs, news: PodInputs): PodDiff {
-  const old = inputsOf(olds);
-  const replaces: string[] = [];
-  const updates = new Map<string, ChangeKind>();
+/** The inputs that spell the command: one command in two spellings is no change. */
+const COMMAND: ReadonlySet<string> = new Set(["args", "cmd", "entrypoint"]);
 
-  // Hardware, placement filters and injection switches are fixed at create.
+/**
+ * What the input list's table (`table`, from each input's `onChange`) cannot say about a pod,
+ * the rest of docs/provider.md's update/replace table: the GPU's fields (its type is the
+ * candidates' choice while each names one), the mounts (a path updates, a volume or size
+ * replaces), the placement, and the command, compared as one whichever way it is spelled.
+ * `olds` are the last recorded outputs (their desired part counts), `news` the new desired
+ * inputs: server-normalised values never take part.
+ */
+export function diffPod(olds: Recorded<PodInputs, PodFacts>, news: PodInputs, table: DiffResult): DiffResult {
+  const old = inputsOf(olds);
+  const replaces = [...table.replaces];
+  const updates = table.updates.filter((key) => !COMMAND.has(key));
+  const commandChanged = [news.args, news.cmd, news.entrypoint].some(isUnknown) || !sameCommand(commandOf(old), commandOf(news));
+  if (commandChanged) updates.push("args");
+
+  // The GPU's fields are fixed at create; `gpu.id` only while no candidate list chooses it.
   const gpuOld = old.gpu;
   const gpuNew = news.gpu;
-  if (Boolean(gpuOld) !== Boolean(gpuNew) || Boolean(old.cpu) !== Boolean(news.cpu)) replaces.push(gpuNew ? "gpu" : "cpu");
-  else {
-    // gpu.id is whatever the candidates chose, unless a candidate leaves the type to it.
-    const gpuIdMatters = !candidatesChooseGpuType(news.placement);
-    if (gpuOld && gpuNew) {
-      if (gpuIdMatters && !same(gpuOld.id, gpuNew.id)) replaces.push("gpu.id");
-      for (const field of ["count", "allowedCudaVersions", "minCudaVersion", "minRamPerGpu", "minVcpuCountPerGpu"] as const) {
-        if (!same(gpuOld[field], gpuNew[field])) replaces.push(`gpu.${field}`);
-      }
-    }
-    if (old.cpu && news.cpu) {
-      if (!same(old.cpu.id, news.cpu.id)) replaces.push("cpu.id");
-      if (!same(old.cpu.vcpuCount, news.cpu.vcpuCount)) replaces.push("cpu.vcpuCount");
-    }
+  // A switch between GPU and CPU is the table's `cpu` replace already.
+  if (Boolean(gpuOld) !== Boolean(gpuNew)) {
+    if (!replaces.includes("cpu")) replaces.push("gpu");
   }
-  for (const field of ["cloud", "dataCenterIds", "startSsh", "startJupyter"] as const) {
-    if (!same(old[field], news[field])) replaces.push(field);
+  else if (gpuOld && gpuNew) {
+    if (!candidatesChooseGpuType(news.placement) && !same(gpuOld.id, gpuNew.id)) replaces.push("gpu.id");
+    for (const field of ["count", "allowedCudaVersions", "minCudaVersion", "minRamPerGpu", "minVcpuCountPerGpu"] as const) {
+      if (!same(gpuOld[field], gpuNew[field])) replaces.push(`gpu.${field}`);
+    }
   }
 
   // Mounts: the kind, the volumes and the persistent size are fixed; paths may change.
   const mOld = old.mounts ?? {};
   const mNew = isUnknown(news.mounts) ? undefined : (news.mounts ?? {});
-  if (mNew === undefined) replaces.push("mounts");
+  if (mNew === undefined || mountKinds(mOld) !== mountKinds(mNew)) replaces.push("mounts");
   else {
-    if (mountKinds(mOld) !== mountKinds(mNew)) replaces.push("mounts");
-    else {
-      if (!same(mOld.persistent?.size, mNew.persistent?.size)) replaces.push("mounts.persistent.size");
-      if (!same(mOld.network?.[0]?.volumeId, mNew.network?.[0]?.volumeId)) replaces.push("mounts.network.volumeId");
-      if (!same(mOld.global?.[0]?.volumeId, mNew.global?.[0]?.volumeId)) replaces.push("mounts.global.volumeId");
-      const paths = (m: typeof mOld) => [m.persistent?.path, m.network?.[0]?.path, m.global?.[0]?.path];
-      if (!same(paths(mOld), paths(mNew))) updates.set("mounts", "container");
-    }
+    if (!same(mOld.persistent?.size, mNew.persistent?.size)) replaces.push("mounts.persistent.size");
+    if (!same(mOld.network?.[0]?.volumeId, mNew.network?.[0]?.volumeId)) replaces.push("mounts.network.volumeId");
+    if (!same(mOld.global?.[0]?.volumeId, mNew.global?.[0]?.volumeId)) replaces.push("mounts.global.volumeId");
+    const paths = (m: typeof mOld) => [m.persistent?.path, m.network?.[0]?.path, m.global?.[0]?.path];
+    if (!same(paths(mOld), paths(mNew))) updates.push("mounts");
   }
 
-  if (!placementAllowed(olds.placementChosen, news.placement)) replaces.push("placement");
-
-  if (!same(old.name, news.name)) updates.set("name", "rename");
-  if (!same(old.locked ?? false, news.locked ?? false)) updates.set("locked", "rename");
-  for (const field of ["image", "disk", "env", "ports", "registry", "templateId"] as const) {
-    if (!same(old[field], news[field])) updates.set(field, "container");
-  }
-  const commandChanged =
-    [news.args, news.cmd, news.entrypoint].some(isUnknown) || !sameCommand(commandOf(old), commandOf(news));
-  if (commandChanged) updates.set("args", "container");
-  if (!same(old.globalNetworking ?? false, news.globalNetworking ?? false)) updates.set("globalNetworking", "restartForNetworking");
-  if (!same(old.desiredState ?? "RUNNING", news.desiredState ?? "RUNNING")) updates.set("desiredState", "state");
-  if (!same(old.readyTimeoutSeconds, news.readyTimeoutSeconds) || !same(old.placement, news.placement) || !same(old.readiness, news.readiness)) {
-    updates.set("settings", "settings");
-  }
+  placementDiff(olds.placementChosen, old.placement, news.placement, { replaces, updates });
   return { replaces, updates };
+}
+
+/** The inputs an update changes: what `update` asks the service for. */
+export function podUpdates(olds: Recorded<PodInputs, PodFacts>, news: PodInputs): ReadonlySet<string> {
+  return new Set(diffPod(olds, news, defaultDiff(POD_INPUTS, olds, news)).updates);
 }
 
 /**
@@ -153,31 +129,31 @@ export function diffPod(olds: PodOutputs, news: PodInputs): PodDiff {
  * keys the user never managed (injected `PUBLIC_KEY` / `JUPYTER_PASSWORD`, template keys) are
  * carried over from the live pod, and keys the user removed are dropped.
  */
-export function updateRequest(olds: PodOutputs, news: PodInputs, diff: PodDiff, live: Pod): UpdatePodRequest {
+export function updateRequest(olds: Recorded<PodInputs, PodFacts>, news: PodInputs, updates: ReadonlySet<string>, live: Pod): UpdatePodRequest {
   const patch: UpdatePodRequest = {};
   const old = inputsOf(olds);
-  if (diff.updates.has("name")) patch.name = news.name;
-  if (diff.updates.has("locked")) patch.locked = news.locked ?? false;
-  if (diff.updates.has("image") && news.image !== undefined) patch.image = news.image;
-  if (diff.updates.has("disk") && news.disk !== undefined) patch.disk = news.disk;
-  if (diff.updates.has("ports")) patch.ports = news.ports ?? [];
-  if (diff.updates.has("registry")) patch.registry = news.registry ?? null;
-  if (diff.updates.has("templateId") && news.templateId !== undefined) patch.templateId = news.templateId;
-  if (diff.updates.has("globalNetworking")) patch.globalNetworking = news.globalNetworking ?? false;
-  if (diff.updates.has("args")) {
+  if (updates.has("name")) patch.name = news.name;
+  if (updates.has("locked")) patch.locked = news.locked ?? false;
+  if (updates.has("image") && news.image !== undefined) patch.image = news.image;
+  if (updates.has("disk") && news.disk !== undefined) patch.disk = news.disk;
+  if (updates.has("ports")) patch.ports = news.ports ?? [];
+  if (updates.has("registry")) patch.registry = news.registry ?? null;
+  if (updates.has("templateId") && news.templateId !== undefined) patch.templateId = news.templateId;
+  if (updates.has("globalNetworking")) patch.globalNetworking = news.globalNetworking ?? false;
+  if (updates.has("args")) {
     // The command travels as the stored `args` string: both documents accept it, while the
     // public UpdatePodRequest is closed without `cmd`/`entrypoint`. Arrays the user wrote are
     // encoded (check() has refused args that disagree with them); no command at all is "".
     const arrays = news.cmd !== undefined || news.entrypoint !== undefined;
     patch.args = arrays ? encodeCommand({ cmd: news.cmd, entrypoint: news.entrypoint }) : (news.args ?? "");
   }
-  if (diff.updates.has("env")) {
+  if (updates.has("env")) {
     const env: Record<string, string> = { ...live.env };
     for (const key of Object.keys(old.env ?? {})) delete env[key];
     Object.assign(env, news.env ?? {});
     patch.env = env;
   }
-  if (diff.updates.has("mounts") && news.mounts) {
+  if (updates.has("mounts") && news.mounts) {
     const mounts: UpdatePodRequest["mounts"] = {};
     if (news.mounts.persistent) mounts.persistent = news.mounts.persistent;
     // An empty list in a PATCH is a 400 (the mount kind is fixed at create): send only kinds
@@ -251,5 +227,5 @@ export function importedInputs(pod: Pod): PodInputs {
   if (startJupyter) inputs.startJupyter = true;
   if (pod.locked) inputs.locked = true;
   if (!POD_ACTIVE_STATUSES.has(pod.status)) inputs.desiredState = "STOPPED";
-  return inputs as unknown as PodInputs;
+  return inputs as PodInputs;
 }

@@ -15,26 +15,15 @@
  * - an imported credential has no recorded username or password: the first values the program
  *   gives are recorded, not a replacement.
  */
-import { BadRequestError, ComputeError, CreateRegistryRequest, type ComputeClient, type Registry } from "../../../sdk";
-import { apiFailureLine } from "../../runtime/errors";
-import type { CheckFailure } from "../../runtime/check-failures";
-import { defaultDiff } from "../../runtime/handlers";
-import type { Props } from "../../runtime/props";
-import { isUnknown } from "../../runtime/unknowns";
-import { inputsOf, type CheckedInputs, type DiffResult, type InputList, type OutputList, type OutputValues, type ResourceDefinition } from "../definition";
+import { BadRequestError, ComputeError, CreateRegistryRequest, apiFailureLine, type ComputeClient, type Registry } from "../../../sdk";
+import type { CheckFailure } from "../check-failures";
+import { inputsOf, same, type CheckedInputs, type DiffResult, type OutputValues, type Props, type Recorded, type ResourceDefinition } from "../definition";
+import { EXAMPLE } from "./example";
+import { REGISTRY_CREDENTIAL_INPUTS } from "./inputs";
+import { REGISTRY_CREDENTIAL_OUTPUTS } from "./outputs";
+
+export { REGISTRY_CREDENTIAL_INPUTS, REGISTRY_CREDENTIAL_OUTPUTS };
 import { markInName, presentOnly, programName, schemaViolations, toWire, uniquelyNamed } from "../wire";
-
-export const REGISTRY_CREDENTIAL_INPUTS = {
-  name: { type: "string", onChange: "replace", doc: "Credential name; default: the resource name plus a suffix. The service holds it followed by the owner mark." },
-  // Replaces once recorded; the first value after an import is recorded in place.
-  username: { type: "string", secret: true, onChange: "depends", doc: "Registry username. Secret, write-only (the service never answers it); needed to create. Any change makes a new credential." },
-  password: { type: "string", secret: true, onChange: "depends", doc: "Registry password or token. Secret, write-only; needed to create. Any change makes a new credential." },
-} as const satisfies InputList;
-
-export const REGISTRY_CREDENTIAL_OUTPUTS = {
-  registryId: { type: "string", fixed: true, doc: "The service's credential id (also the resource id): what `registryId` of a template, pod or endpoint takes." },
-  serviceName: { type: "string", fixed: true, doc: "The name the service holds: the program's name followed by the owner mark." },
-} as const satisfies OutputList;
 
 export type RegistryCredentialInputs = CheckedInputs<typeof REGISTRY_CREDENTIAL_INPUTS>;
 type RegistryCredentialFacts = OutputValues<typeof REGISTRY_CREDENTIAL_OUTPUTS>;
@@ -48,12 +37,12 @@ function needsSecrets(inputs: RegistryCredentialInputs, previous: Props): CheckF
   return WRITE_ONLY.filter((key) => inputs[key] === undefined).map((key) => ({ property: key, reason: "is required to create a registry credential" }));
 }
 
-function diff(olds: Props, news: RegistryCredentialInputs): DiffResult {
-  const result = defaultDiff(REGISTRY_CREDENTIAL_INPUTS, olds, news as unknown as Props);
+/** The secrets' own rule, beyond the input list's table: a change replaces, but a first value after an import is recorded. */
+function diff(olds: Recorded<RegistryCredentialInputs, RegistryCredentialFacts>, news: RegistryCredentialInputs, table: DiffResult): DiffResult {
+  const result = { replaces: [...table.replaces], updates: [...table.updates] };
   for (const key of WRITE_ONLY) {
     const before = olds[key];
-    const after = (news as unknown as Props)[key];
-    if (JSON.stringify(before ?? null) === JSON.stringify(after ?? null) && !isUnknown(after)) continue;
+    if (same(before, news[key])) continue;
     if (before === undefined) result.updates.push(key);
     else result.replaces.push(key);
   }
@@ -81,7 +70,6 @@ export const registryCredentialResource = {
   inputs: REGISTRY_CREDENTIAL_INPUTS,
   outputs: REGISTRY_CREDENTIAL_OUTPUTS,
   idOutput: "registryId",
-  defaultReadyTimeoutSeconds: 60,
   deletedAs: "deleted",
 
   family: (api) => ({ get: (id) => api.registries.get(id), page: () => api.registries.page(), delete: (id) => deleteCredential(api, id) }),
@@ -90,11 +78,11 @@ export const registryCredentialResource = {
 
   // The secrets' own rules (non-empty) where they are given; `checkHook` says when they must be.
   violations: (inputs) =>
-    schemaViolations(CreateRegistryRequest.partial({ username: true, password: true }), toWire(inputs as unknown as Props, FIELDS, {}), {}),
-  checkHook: needsSecrets,
+    schemaViolations(CreateRegistryRequest.partial({ username: true, password: true }), toWire(inputs, FIELDS, {}), {}),
+  checkHook: (_context, inputs, previous) => needsSecrets(inputs, previous),
   // Nothing to match: the secrets cannot be read back, and a hash of them must not ride in a name.
   markSpec: () => ({}),
-  create: async (api, request) => ({ live: await api.registries.create(toWire(request, FIELDS, {}) as CreateRegistryRequest, { uniqueName: uniquelyNamed(request) }) }),
+  create: async ({ api }, request) => ({ live: await api.registries.create(toWire(request, FIELDS, {}) as CreateRegistryRequest, { uniqueName: uniquelyNamed(request) }) }),
 
   facts: (registry): RegistryCredentialFacts => ({ registryId: registry.id, serviceName: registry.name }),
   imported: (registry) => ({ name: programName(registry.name) }),
@@ -102,4 +90,5 @@ export const registryCredentialResource = {
     return { ...inputsOf(REGISTRY_CREDENTIAL_INPUTS, olds), name: programName(registry.name) };
   },
   diff,
+  example: EXAMPLE,
 } satisfies ResourceDefinition<RegistryCredentialInputs, Registry, RegistryCredentialFacts>;

@@ -11,20 +11,28 @@ import {
   SANDBOX_ENDED_STATES,
   SANDBOX_OWNER_LABEL,
   createSandboxRequestViolations,
+  type CreateSandboxRequest,
   reservedLabelViolations,
   type Sandbox,
 } from "../../../sdk";
 import { estimateSandboxCost, type SandboxCostRequest } from "../../../contract/estimate";
-import { defaultDiff } from "../../runtime/handlers";
-import { PartialFailure, plain } from "../../runtime/partial";
-import { readinessOf } from "../../runtime/readiness";
-import { report } from "../../runtime/progress";
-import { PROVIDER_KEY, type Props } from "../../runtime/props";
-import { client } from "../../runtime/settings";
-import { templateChangeWarning } from "../../runtime/template-changes";
-import { isUnknown } from "../../runtime/unknowns";
-import { awaitState } from "../../runtime/wait";
-import { createFields, inputsOf, type CheckedInputs, type DiffResult, type FactValues, type ResourceDefinition, type Wait } from "../definition";
+import { isUnknown } from "../unknowns";
+import {
+  createRequestOf,
+  defaultDiff,
+  inputsOf,
+  same,
+  type CheckedInputs,
+  type DiffResult,
+  type FactValues,
+  type HookContext,
+  type Props,
+  type Recorded,
+  type ResourceDefinition,
+  type Wait,
+} from "../definition";
+import { EXAMPLE } from "./example";
+import { markInLabels } from "../wire";
 import { SANDBOX_INPUTS } from "./inputs";
 import { SANDBOX_OUTPUTS } from "./outputs";
 
@@ -34,14 +42,10 @@ export type SandboxInputs = CheckedInputs<typeof SANDBOX_INPUTS>;
 /** Live facts recorded next to the desired inputs in the outputs: one per entry of `SANDBOX_OUTPUTS`. */
 export type SandboxFacts = FactValues<typeof SANDBOX_OUTPUTS>;
 
-const running: Wait = { target: "RUNNING", failed: SANDBOX_ENDED_STATES };
+type RecordedSandbox = Recorded<SandboxInputs, SandboxFacts>;
+type Context = HookContext<Sandbox>;
 
-/** The create request as the inputs give it (the owner label is added by `create`). */
-function createRequest(inputs: SandboxInputs): Props {
-  const request: Props = {};
-  for (const field of createFields(SANDBOX_INPUTS)) if ((inputs as unknown as Props)[field] !== undefined) request[field] = (inputs as unknown as Props)[field];
-  return request;
-}
+const running: Wait = { target: "RUNNING", failed: SANDBOX_ENDED_STATES };
 
 export function factsFromSandbox(sandbox: Sandbox): SandboxFacts {
   return {
@@ -63,21 +67,22 @@ export function factsFromSandbox(sandbox: Sandbox): SandboxFacts {
 }
 
 
-/** The default diff, with the lifetime's own rule: it only grows in place (extend); a shorter one needs a new sandbox. */
-export function diffSandbox(olds: Props, news: SandboxInputs): DiffResult {
-  const { replaces, updates } = defaultDiff(SANDBOX_INPUTS, olds, news as unknown as Props);
-  const before = (olds.maxLifetimeSeconds ?? olds.appliedMaxLifetimeSeconds ?? 0) as number;
+/** The lifetime's own rule, beyond the input list's table: it only grows in place (extend); a shorter one needs a new sandbox. */
+export function diffSandbox(olds: RecordedSandbox, news: SandboxInputs, table: DiffResult): DiffResult {
+  const replaces = [...table.replaces];
+  const updates = [...table.updates];
+  const before = olds.maxLifetimeSeconds ?? olds.appliedMaxLifetimeSeconds ?? 0;
   const after = news.maxLifetimeSeconds;
-  if (JSON.stringify(olds.maxLifetimeSeconds ?? null) !== JSON.stringify(after ?? null)) {
+  if (!same(olds.maxLifetimeSeconds, after)) {
     if (after === undefined || isUnknown(after) || after < before) replaces.push("maxLifetimeSeconds");
     else updates.push("maxLifetimeSeconds");
   }
   return { replaces, updates };
 }
 
-function reportClamp(inputs: SandboxInputs, sandbox: Sandbox): void {
+function reportClamp(context: Context, inputs: SandboxInputs, sandbox: Sandbox): void {
   if (inputs.idleTimeoutSeconds !== undefined && sandbox.idleTimeoutSeconds !== inputs.idleTimeoutSeconds) {
-    report("sandbox", inputs.name, `idleTimeoutSeconds ${inputs.idleTimeoutSeconds} was clamped by the service to ${sandbox.idleTimeoutSeconds}`);
+    context.report(`idleTimeoutSeconds ${inputs.idleTimeoutSeconds} was clamped by the service to ${sandbox.idleTimeoutSeconds}`);
   }
 }
 
@@ -85,52 +90,49 @@ function reportClamp(inputs: SandboxInputs, sandbox: Sandbox): void {
  * A sandbox that has ended while the stack holds it: recorded as ended (a partial failure, so
  * the state says so at once rather than at the next refresh), and the next `up` replaces it.
  */
-function ended(inputs: SandboxInputs, sandbox: Sandbox, providerText: unknown, what: string): PartialFailure {
-  const message = `${what}. It is recorded as ended; the next \`pulumi up\` creates a new one.`;
-  const ready = readinessOf(inputs) ? false : null;
-  return new PartialFailure(message, sandbox.id, { ...plain({ ...inputs, ...factsFromSandbox(sandbox), ready }), [PROVIDER_KEY]: providerText }, [message]);
+function ended(context: Context, sandbox: Sandbox, what: string): Error {
+  return context.failed(sandbox, `${what}. It is recorded as ended; the next \`pulumi up\` creates a new one.`);
 }
 
 /** Seconds since the sandbox's last activity, on the service's clock. */
-function idleSecondsOf(sandbox: Sandbox): number {
-  return Math.max(0, Math.round((client().http.serverNow() - Date.parse(sandbox.lastActivityAt)) / 1000));
+function idleSecondsOf(context: Context, sandbox: Sandbox): number {
+  return Math.max(0, Math.round((context.api.http.serverNow() - Date.parse(sandbox.lastActivityAt)) / 1000));
 }
 
 /**
  * At preview, a lower idle timeout than the sandbox has already been idle would end it the
  * moment it is applied (the service's rule): say so before it happens. A read-only call.
  */
-async function warnIfTimeoutEndsIt(id: string, olds: Props, news: SandboxInputs): Promise<void> {
+async function warnIfTimeoutEndsIt(context: Context, id: string, olds: RecordedSandbox, news: SandboxInputs): Promise<void> {
   const wanted = news.idleTimeoutSeconds;
   if (typeof wanted !== "number" || (SANDBOX_ENDED_STATES as ReadonlySet<string>).has(String(olds.state))) return;
-  const live = await client().sandboxes.get(id).catch(() => undefined);
+  const live = await context.api.sandboxes.get(id).catch(() => undefined);
   if (!live || live.state !== "RUNNING") return;
-  const idleSeconds = idleSecondsOf(live);
+  const idleSeconds = idleSecondsOf(context, live);
   // The service raises values under its floor; compare with what it would apply.
   if (Math.max(wanted, MIN_IDLE_TIMEOUT_SECONDS) <= idleSeconds) {
-    report("sandbox", news.name, `warning: idleTimeoutSeconds ${wanted} is shorter than the ${idleSeconds} s this sandbox has been idle: the service will end it as soon as the change is applied`);
+    context.report(`warning: idleTimeoutSeconds ${wanted} is shorter than the ${idleSeconds} s this sandbox has been idle: the service will end it as soon as the change is applied`);
   }
 }
 
-async function update(id: string, olds: Props, inputs: SandboxInputs, providerText: unknown) {
-  const changes = diffSandbox(olds, inputs);
-  const api = client().sandboxes;
+async function update(context: Context, id: string, olds: RecordedSandbox, inputs: SandboxInputs) {
+  const changes = diffSandbox(olds, inputs, defaultDiff(SANDBOX_INPUTS, olds, inputs));
+  const api = context.api.sandboxes;
   let sandbox = await api.get(id);
   // Recorded mid-create (a partial failure): resume the wait.
-  if (sandbox.state === "CREATING") sandbox = await awaitState(sandboxResource, inputs, id, running, sandbox);
+  if (sandbox.state === "CREATING") sandbox = await context.awaitState(id, running, sandbox);
   if (SANDBOX_ENDED_STATES.has(sandbox.state)) {
-    throw ended(inputs, sandbox, providerText, `sandbox ${inputs.name} (${id}) is ${sandbox.state}${sandbox.terminationReason ? ` (${sandbox.terminationReason})` : ""}`);
+    throw ended(context, sandbox, `sandbox ${inputs.name} (${id}) is ${sandbox.state}${sandbox.terminationReason ? ` (${sandbox.terminationReason})` : ""}`);
   }
   if (changes.updates.includes("idleTimeoutSeconds") && inputs.idleTimeoutSeconds !== undefined) {
-    const idleSeconds = idleSecondsOf(sandbox);
+    const idleSeconds = idleSecondsOf(context, sandbox);
     sandbox = await api.setIdleTimeout(id, inputs.idleTimeoutSeconds);
-    reportClamp(inputs, sandbox);
+    reportClamp(context, inputs, sandbox);
     // The service ends a sandbox whose idle time already exceeds the new timeout, at once.
-    if (SANDBOX_ENDED_STATES.has(sandbox.state) || Date.parse(sandbox.idleExpiresAt) <= client().http.serverNow()) {
+    if (SANDBOX_ENDED_STATES.has(sandbox.state) || Date.parse(sandbox.idleExpiresAt) <= context.api.http.serverNow()) {
       throw ended(
-        inputs,
+        context,
         { ...sandbox, state: "TERMINATED" },
-        providerText,
         `sandbox ${inputs.name} (${id}) was ended by the service as soon as idleTimeoutSeconds became ${sandbox.idleTimeoutSeconds}: it had been idle for ${idleSeconds} s, longer than that`,
       );
     }
@@ -161,7 +163,7 @@ function importedInputs(sandbox: Sandbox): SandboxInputs {
   const labels: Record<string, string> = { ...sandbox.labels };
   delete labels[SANDBOX_OWNER_LABEL];
   if (Object.keys(labels).length > 0) inputs.labels = labels;
-  return inputs as unknown as SandboxInputs;
+  return inputs as SandboxInputs;
 }
 
 export const sandboxResource = {
@@ -172,7 +174,6 @@ export const sandboxResource = {
   outputs: SANDBOX_OUTPUTS,
   idOutput: "sandboxId",
   adoptInput: "adoptSandboxId",
-  defaultReadyTimeoutSeconds: 600,
   deletedAs: "terminated",
   discardIfEndedAtCreate: true,
   price: {
@@ -184,16 +185,11 @@ export const sandboxResource = {
   // The list holds only live ones: CREATING, RUNNING and FAILED.
   family: (api) => ({ get: (id) => api.sandboxes.get(id), page: () => api.sandboxes.page(), delete: (id) => api.sandboxes.delete(id), watcher: api.sandboxWatcher }),
   states: { output: "state", of: (sandbox) => sandbox.state, reason: (sandbox) => sandbox.terminationReason, ended: SANDBOX_ENDED_STATES, clutter: new Set(["FAILED"]) },
-  owner: {
-    read: (sandbox) => sandbox.labels?.[SANDBOX_OWNER_LABEL],
-    write: (request, mark) => {
-      request.labels = { ...(request.labels as Record<string, string> | undefined), [SANDBOX_OWNER_LABEL]: mark };
-    },
-  },
+  owner: markInLabels,
 
-  violations: (inputs) => [...createSandboxRequestViolations(createRequest(inputs) as never), ...reservedLabelViolations(inputs.labels)],
+  violations: (inputs) => [...createSandboxRequestViolations(createRequestOf(SANDBOX_INPUTS, inputs)), ...reservedLabelViolations(inputs.labels)],
   markSpec: (request) => request,
-  create: async (api, request) => ({ live: await api.sandboxes.create(request as never) }),
+  create: async (context, request) => ({ live: await context.api.sandboxes.create(request as CreateSandboxRequest) }),
   ready: () => running,
   readiness: {
     accepts: ["logLine"],
@@ -212,10 +208,11 @@ export const sandboxResource = {
     return inputs;
   },
   diff: diffSandbox,
-  async previewDiff(id, olds, news, diff) {
-    if (diff.updates.includes("idleTimeoutSeconds")) await warnIfTimeoutEndsIt(id, olds, news);
-    const warning = olds.templateId === news.templateId ? templateChangeWarning("sandbox", news.templateId) : undefined;
-    if (warning) report("sandbox", news.name, warning);
+  async previewDiff(context, id, olds, news, diff) {
+    if (diff.updates.includes("idleTimeoutSeconds")) await warnIfTimeoutEndsIt(context, id, olds, news);
+    const warning = olds.templateId === news.templateId ? context.templates.warning("sandbox", news.templateId) : undefined;
+    if (warning) context.report(warning);
   },
   update,
+  example: EXAMPLE,
 } satisfies ResourceDefinition<SandboxInputs, Sandbox, SandboxFacts>;

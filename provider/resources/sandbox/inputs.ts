@@ -3,13 +3,14 @@
  * changes in place; the lifetime only grows in place; everything else replaces.
  */
 import { stringList as strings, stringMap } from "../../properties";
+import { containerInput } from "../container";
 import type { InputList } from "../definition";
-import { readinessInput } from "../readiness";
+import { readinessInput, readyTimeoutInput } from "../readiness";
 
 export const SANDBOX_INPUTS = {
   name: { type: "string", onChange: "replace", doc: "Sandbox name; default: the resource name plus a random suffix." },
-  image: { type: "string", onChange: "replace", doc: "Container image; required unless `templateId` is set." },
-  templateId: { type: "string", onChange: "replace", doc: "Template to start from." },
+  image: containerInput("image", "replace", "Container image; required unless `templateId` is set."),
+  templateId: containerInput("templateId", "replace", "Template to start from."),
   compute: {
     type: "object",
     properties: { vcpuCount: { type: "integer" }, memoryInGb: { type: "number" }, containerDiskInGb: { type: "integer" } },
@@ -18,8 +19,8 @@ export const SANDBOX_INPUTS = {
     doc: "vCPUs, memory (GB) and container disk (GB) of the sandbox.",
   },
   dataCenterIds: { ...strings, onChange: "replace", doc: "Preferred data centers, in order." },
-  ports: { ...strings, onChange: "replace", doc: "Exposed ports, each `port/protocol`." },
-  env: { ...stringMap, onChange: "replace", doc: "Environment variables. Values given as secrets stay secret in state." },
+  ports: containerInput("ports", "replace", "Exposed ports, each `port/protocol`."),
+  env: containerInput("env", "replace", "Environment variables."),
   egressPolicy: {
     type: "object",
     properties: {
@@ -34,7 +35,7 @@ export const SANDBOX_INPUTS = {
   maxLifetimeSeconds: { type: "integer", onChange: "depends", doc: "Total lifetime in seconds (default 3600, at least `MIN_MAX_LIFETIME_SECONDS`, at most the account maximum). Grows in place; a decrease replaces." },
   labels: { ...stringMap, onChange: "replace", doc: "Labels (at most 63 of your own; the key `pulumi-compute/owner` is the provider's)." },
   readiness: readinessInput("a sandbox", "its log shows a line matching `logLine` (a sandbox publishes no port mappings to probe)"),
-  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create may wait for RUNNING and the readiness probes, in seconds. Default 600." },
+  readyTimeoutSeconds: readyTimeoutInput(600, "How long create may wait for RUNNING and the readiness probes"),
   adoptSandboxId: { type: "string", onChange: "update", sent: "provider", doc: "Bring an existing sandbox under the stack instead of creating one." },
 } as const satisfies InputList;
 

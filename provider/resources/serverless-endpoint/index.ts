@@ -21,20 +21,30 @@ import {
   type UpdateEndpointRequest,
 } from "../../../sdk";
 import { estimateEndpointCost, type EndpointCostRequest } from "../../../contract/estimate";
-import type { CheckFailure } from "../../runtime/check-failures";
-import { defaultDiff } from "../../runtime/handlers";
-import { report } from "../../runtime/progress";
-import type { Props } from "../../runtime/props";
-import { client } from "../../runtime/settings";
-import { forSeconds } from "../../runtime/shared-reads";
-import { containsUnknown, isUnknown } from "../../runtime/unknowns";
-import { createFields, inputsOf, type CheckedInputs, type DiffResult, type FactValues, type ResourceDefinition } from "../definition";
-import { inProgramWords, presentOnly, schemaViolations, toWire } from "../wire";
+import type { CheckFailure } from "../check-failures";
+import { containsUnknown, isUnknown } from "../unknowns";
+import {
+  createFields,
+  defaultDiff,
+  inputsOf,
+  same,
+  type CheckedInputs,
+  type DiffResult,
+  type FactValues,
+  type HookContext,
+  type Props,
+  type Recorded,
+  type ResourceDefinition,
+} from "../definition";
+import { inProgramWords, markInEnv, presentOnly, schemaViolations, toWire } from "../wire";
+import { EXAMPLE } from "./example";
 import { SERVERLESS_ENDPOINT_INPUTS } from "./inputs";
 import { SERVERLESS_ENDPOINT_OUTPUTS } from "./outputs";
 
 export type ServerlessEndpointInputs = CheckedInputs<typeof SERVERLESS_ENDPOINT_INPUTS>;
 type EndpointFacts = FactValues<typeof SERVERLESS_ENDPOINT_OUTPUTS>;
+type RecordedEndpoint = Recorded<ServerlessEndpointInputs, EndpointFacts>;
+type Context = HookContext<Endpoint>;
 
 const RENAMES = { registryId: "registry", networkVolumeIds: "networkVolumes", executionTimeoutMs: "timeout" } as const;
 const FIELDS = createFields(SERVERLESS_ENDPOINT_INPUTS);
@@ -48,7 +58,7 @@ const wireRequest = (inputs: Props) => toWire(inputs, FIELDS, RENAMES);
  * known before create, so its members stand in (the release is checked on its own, `hubFailures`).
  */
 function asJudged(inputs: ServerlessEndpointInputs): Props {
-  const body = wireRequest(inputs as unknown as Props);
+  const body = wireRequest(inputs);
   if (inputs.hubRepo === undefined) return body;
   body.type ??= "QUEUE";
   body.scaling ??= HUB_SCALING;
@@ -86,7 +96,7 @@ async function fromHub(api: ComputeClient, hubRepo: string, request: Props): Pro
   return { ...plan.request, ...request, env: { ...plan.request.env, ...(request.env as Record<string, string> | undefined) } };
 }
 
-const changedFrom = (previous: Props, inputs: Props, keys: string[]) => keys.some((key) => JSON.stringify(previous[key] ?? null) !== JSON.stringify(inputs[key] ?? null));
+const changedFrom = (previous: Props, inputs: ServerlessEndpointInputs, keys: Array<keyof ServerlessEndpointInputs>) => keys.some((key) => !same(previous[key], inputs[key]));
 
 /**
  * At preview (reads only), for a new endpoint or one whose listing or compute changes: the Hub
@@ -95,27 +105,27 @@ const changedFrom = (previous: Props, inputs: Props, keys: string[]) => keys.som
  * the catalog say today (a listing removed since must not block its every `up`). A service
  * that cannot be read now leaves the rules to the create.
  */
-async function previewFailures(inputs: ServerlessEndpointInputs, previous: Props): Promise<CheckFailure[]> {
-  const values = inputs as unknown as Props;
+async function previewFailures(context: Context, inputs: ServerlessEndpointInputs, previous: Props): Promise<CheckFailure[]> {
   const isNew = Object.keys(previous).length === 0;
   const out: CheckFailure[] = [];
   const { hubRepo } = inputs;
-  const api = client();
-  if (typeof hubRepo === "string" && !isUnknown(hubRepo) && (isNew || changedFrom(previous, values, ["hubRepo", "gpu", "cpu"]))) {
+  const { api } = context;
+  if (typeof hubRepo === "string" && !isUnknown(hubRepo) && (isNew || changedFrom(previous, inputs, ["hubRepo", "gpu", "cpu"]))) {
     const plan = await hubPlan(api, hubRepo, inputs.name, inputs.gpu !== undefined || inputs.cpu !== undefined).catch((error: unknown) =>
       (error as { status?: number }).status === 404 ? { ok: false as const, problem: `no Hub listing "${hubRepo}" (an id hub_… or owner/name; see \`compute hub list\`)` } : undefined,
     );
     if (plan && !plan.ok) out.push({ property: "hubRepo", reason: plan.problem });
   }
-  if ((isNew || changedFrom(previous, values, ["gpu", "cpu"])) && !containsUnknown(inputs.gpu) && !containsUnknown(inputs.cpu)) out.push(...(await computeFailures(api, inputs)));
+  if ((isNew || changedFrom(previous, inputs, ["gpu", "cpu"])) && !containsUnknown(inputs.gpu) && !containsUnknown(inputs.cpu)) out.push(...(await computeFailures(context, inputs)));
   return out;
 }
 
 /** The GPU pools and excluded types, or the CPU flavors and their vCPU counts, against the catalog. */
-async function computeFailures(api: ComputeClient, inputs: ServerlessEndpointInputs): Promise<CheckFailure[]> {
+async function computeFailures(context: Context, inputs: ServerlessEndpointInputs): Promise<CheckFailure[]> {
+  const { api } = context;
   const out: CheckFailure[] = [];
   if (inputs.gpu?.pools) {
-    const gpus = await forSeconds(api, "catalog:gpus", 300, () => api.catalog.gpuTypes()).catch(() => undefined);
+    const gpus = await context.cached("catalog:gpus", 300, () => api.catalog.gpuTypes()).catch(() => undefined);
     if (!gpus) return out;
     const pools = new Set(gpus.map((g) => g.pool).filter((pool): pool is string => typeof pool === "string"));
     inputs.gpu.pools.forEach((pool, i) => {
@@ -127,7 +137,7 @@ async function computeFailures(api: ComputeClient, inputs: ServerlessEndpointInp
     });
   }
   if (inputs.cpu) {
-    const flavors = await forSeconds(api, "catalog:cpus", 300, () => api.catalog.cpuFlavors()).catch(() => undefined);
+    const flavors = await context.cached("catalog:cpus", 300, () => api.catalog.cpuFlavors()).catch(() => undefined);
     if (!flavors) return out;
     inputs.cpu.forEach((choice, i) => {
       const flavor = flavors.find((f) => f.id === choice.id);
@@ -140,18 +150,17 @@ async function computeFailures(api: ComputeClient, inputs: ServerlessEndpointInp
   return out;
 }
 
-const familyOf = (values: Props): "GPU" | "CPU" | undefined =>
+const familyOf = (values: { cpu?: unknown; gpu?: unknown; hubRepo?: unknown }): "GPU" | "CPU" | undefined =>
   values.cpu !== undefined ? "CPU" : values.gpu !== undefined || values.hubRepo !== undefined ? "GPU" : undefined;
 
-/** The default diff, with the compute family's rule: gpu and cpu change in place, a switch between them replaces. */
-function diff(olds: Props, news: ServerlessEndpointInputs): DiffResult {
-  const values = news as unknown as Props;
-  const result = defaultDiff(SERVERLESS_ENDPOINT_INPUTS, olds, values);
-  const before = (olds.computeType as string | undefined) ?? familyOf(olds);
-  const after = familyOf(values);
+/** The compute family's rule, beyond the input list's table: gpu and cpu change in place, a switch between them replaces. */
+function diff(olds: RecordedEndpoint, news: ServerlessEndpointInputs, table: DiffResult): DiffResult {
+  const result = { replaces: [...table.replaces], updates: [...table.updates] };
+  const before = olds.computeType ?? familyOf(olds);
+  const after = familyOf(news);
   for (const key of ["gpu", "cpu"] as const) {
-    if (JSON.stringify(olds[key] ?? null) === JSON.stringify(values[key] ?? null) && !containsUnknown(values[key])) continue;
-    if (before !== after || containsUnknown(values.cpu) || containsUnknown(values.gpu)) result.replaces.push(key);
+    if (same(olds[key], news[key]) && !containsUnknown(news[key])) continue;
+    if (before !== after || containsUnknown(news.cpu) || containsUnknown(news.gpu)) result.replaces.push(key);
     else result.updates.push(key);
   }
   return result;
@@ -174,15 +183,15 @@ function workersOf(news: ServerlessEndpointInputs): Props {
 }
 
 /** The endpoint's env after the update: the program's keys, and what it never set (a template's, a release's, the owner mark) carried over, as for a pod. */
-function keptEnv(olds: Props, news: ServerlessEndpointInputs, live: Endpoint): Record<string, string> {
-  const managed = new Set(Object.keys((olds.env as Props | undefined) ?? {}));
+function keptEnv(olds: RecordedEndpoint, news: ServerlessEndpointInputs, live: Endpoint): Record<string, string> {
+  const managed = new Set(Object.keys(olds.env ?? {}));
   const unmanaged = Object.fromEntries(Object.entries(live.env ?? {}).filter(([name]) => !managed.has(name)));
   return { ...unmanaged, ...(news.env ?? {}) };
 }
 
 /** What PATCH needs for the inputs that changed: a removed setting goes back to the service's default, a removed CUDA constraint is cleared. */
-function patchOf(olds: Props, news: ServerlessEndpointInputs, live: Endpoint, changed: string[]): UpdateEndpointRequest {
-  const values = news as unknown as Props;
+function patchOf(olds: RecordedEndpoint, news: ServerlessEndpointInputs, live: Endpoint, changed: string[]): UpdateEndpointRequest {
+  const values: Props = news;
   const patch: Props = {};
   const send = (key: string, value: unknown) => (patch[RENAMES[key as keyof typeof RENAMES] ?? key] = value);
   for (const key of changed) {
@@ -191,7 +200,7 @@ function patchOf(olds: Props, news: ServerlessEndpointInputs, live: Endpoint, ch
     if (key === "env") patch.env = keptEnv(olds, news, live);
     else if (key === "workers") patch.workers = workersOf(news);
     else if (key === "gpu" && news.gpu) {
-      const old = (olds.gpu ?? {}) as Props;
+      const old: Props = olds.gpu ?? {};
       patch.gpu = {
         ...news.gpu,
         ...(old.count !== undefined && news.gpu.count === undefined ? { count: 1 } : {}),
@@ -281,7 +290,7 @@ function imported(endpoint: Endpoint): Props {
  * Drift in what the program set: the live value of each such input (of env and workers, only
  * the keys the program set: the release, the template and the service add their own).
  */
-function refreshed(olds: Props, endpoint: Endpoint): Props {
+function refreshed(olds: RecordedEndpoint, endpoint: Endpoint): Props {
   const inputs = inputsOf(SERVERLESS_ENDPOINT_INPUTS, olds);
   const live = imported(endpoint);
   inputs.name = endpoint.name;
@@ -305,7 +314,6 @@ export const serverlessEndpointResource = {
   inputs: SERVERLESS_ENDPOINT_INPUTS,
   outputs: SERVERLESS_ENDPOINT_OUTPUTS,
   idOutput: "endpointId",
-  defaultReadyTimeoutSeconds: 600,
   deletedAs: "deleted",
   price: {
     paths: ["gpu", "cpu", "workers"],
@@ -318,18 +326,13 @@ export const serverlessEndpointResource = {
 
   family: (api) => ({ get: (id) => api.serverless.get(id), page: () => api.serverless.page(), delete: (id) => api.serverless.delete(id) }),
   states: presentOnly("endpointId"),
-  owner: {
-    read: (endpoint) => endpoint.env?.[POD_OWNER_ENV],
-    write: (request, mark) => {
-      request.env = { ...(request.env as Record<string, string> | undefined), [POD_OWNER_ENV]: mark };
-    },
-  },
+  owner: markInEnv,
 
   violations,
   checkHook: previewFailures,
   // Env values may be secrets: only their names count toward the mark's spec.
   markSpec: (request, inputs) => ({ ...request, env: Object.keys((request.env as Props | undefined) ?? {}).sort(), hubRepo: inputs.hubRepo }),
-  async create(api, request, inputs) {
+  async create({ api }, request, inputs) {
     const body = inputs.hubRepo ? await fromHub(api, inputs.hubRepo, wireRequest(request)) : wireRequest(request);
     return { live: await api.serverless.create(body as CreateEndpointRequest) };
   },
@@ -344,14 +347,15 @@ export const serverlessEndpointResource = {
   imported,
   refreshed,
   diff,
-  async update(id, olds, news) {
-    const changed = diff(olds, news).updates;
-    const api = client().serverless;
+  async update(context, id, olds, news) {
+    const changed = diff(olds, news, defaultDiff(SERVERLESS_ENDPOINT_INPUTS, olds, news)).updates;
+    const api = context.api.serverless;
     const live = await api.get(id);
     const patch = patchOf(olds, news, live, changed);
     if (Object.keys(patch).length === 0) return undefined;
     const updated = await api.update(id, patch);
-    report("endpoint", news.name, `updated ${Object.keys(patch).join(", ")}`);
+    context.report(`updated ${Object.keys(patch).join(", ")}`);
     return { live: updated };
   },
+  example: EXAMPLE,
 } satisfies ResourceDefinition<ServerlessEndpointInputs, Endpoint, EndpointFacts>;

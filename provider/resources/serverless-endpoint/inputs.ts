@@ -3,9 +3,10 @@
  * service's PATCH takes changes in place; `type`, the Hub listing and the compute family (`gpu`
  * or `cpu`) are fixed at create.
  */
-import { stringList as strings, stringMap } from "../../properties";
+import { stringList as strings } from "../../properties";
+import { containerInput } from "../container";
 import type { InputList } from "../definition";
-import { readinessInput } from "../readiness";
+import { readinessInput, readyTimeoutInput } from "../readiness";
 
 export const SERVERLESS_ENDPOINT_INPUTS = {
   name: { type: "string", onChange: "update", doc: "Endpoint name; default: the resource name plus a suffix." },
@@ -16,13 +17,13 @@ export const SERVERLESS_ENDPOINT_INPUTS = {
     sent: "later",
     doc: "A Hub listing (`hub_…` id or `owner/name`) whose release gives the image, container disk, env and GPU types, as `compute serverless create --hub-id` does; inputs set here win over the release's.",
   },
-  templateId: { type: "string", onChange: "update", doc: "A serverless template whose container settings the endpoint starts from (applied once; a change applies the new one)." },
-  image: { type: "string", onChange: "update", doc: "Container image; required unless `templateId` or `hubRepo` is set." },
-  args: { type: "string", onChange: "update", doc: "The command as one raw string." },
-  disk: { type: "integer", onChange: "update", doc: "Container disk of each worker in GB." },
-  env: { ...stringMap, onChange: "update", doc: "Environment variables of the workers. Values given as secrets stay secret in state." },
-  ports: { ...strings, onChange: "update", doc: "Exposed ports, each `port/protocol`." },
-  registryId: { type: "string", onChange: "update", doc: "Registry credential id (a `RegistryCredential`'s `registryId`) for a private image." },
+  templateId: containerInput("templateId", "update", "A serverless template whose container settings the endpoint starts from (applied once; a change applies the new one)."),
+  image: containerInput("image", "update", "Container image; required unless `templateId` or `hubRepo` is set."),
+  args: containerInput("args", "update", "The command as one raw string."),
+  disk: containerInput("disk", "update", "Container disk of each worker in GB."),
+  env: containerInput("env", "update", "Environment variables of the workers."),
+  ports: containerInput("ports", "update", "Exposed ports, each `port/protocol`."),
+  registryId: containerInput("registryId", "update", "Registry credential id (a `RegistryCredential`'s `registryId`) for a private image."),
   gpu: {
     type: "object",
     properties: {
@@ -60,5 +61,5 @@ export const SERVERLESS_ENDPOINT_INPUTS = {
   dataCenterIds: { ...strings, onChange: "update", doc: "Preferred data centers; empty lets the scheduler choose." },
   executionTimeoutMs: { type: "integer", onChange: "update", doc: "Per-request execution timeout in milliseconds (default 300000)." },
   readiness: readinessInput("an endpoint", "`minReadyWorkers` workers are RUNNING or IDLE on its current configuration (at most `workers.min`)"),
-  readyTimeoutSeconds: { type: "number", onChange: "update", sent: "provider", positive: true, doc: "How long create and update may wait for the readiness probes, in seconds. Default 600." },
+  readyTimeoutSeconds: readyTimeoutInput(600, "How long create and update may wait for the readiness probes"),
 } as const satisfies InputList;

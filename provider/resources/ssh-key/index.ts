@@ -11,30 +11,15 @@
  * at preview (import it to manage it), so a destroy never removes a key someone added by hand.
  */
 import { fingerprintOf, keyWithMark, keyWithoutMark, markOfKey, parseOwnerMark, sshKeyLineViolation, type RegisteredKey } from "../../../sdk";
-import type { CheckFailure } from "../../runtime/check-failures";
-import type { Props } from "../../runtime/props";
-import { client } from "../../runtime/settings";
-import { isUnknown } from "../../runtime/unknowns";
-import { defaultDiff } from "../../runtime/handlers";
-import { report } from "../../runtime/progress";
-import type { CheckedInputs, DiffResult, InputList, OutputList, OutputValues, ResourceDefinition } from "../definition";
+import type { CheckFailure } from "../check-failures";
+import { isUnknown } from "../unknowns";
+import type { CheckedInputs, DiffResult, HookContext, OutputValues, Props, Recorded, ResourceDefinition } from "../definition";
 import { presentOnly } from "../wire";
+import { EXAMPLE } from "./example";
+import { SSH_KEY_INPUTS } from "./inputs";
+import { SSH_KEY_OUTPUTS } from "./outputs";
 
-export const SSH_KEY_INPUTS = {
-  publicKey: {
-    type: "string",
-    required: true,
-    // Another key replaces; the same key with another comment is rewritten in place.
-    onChange: "depends",
-    doc: "One authorized_keys line, `<type> <base64-key> [comment]` (the contents of `~/.ssh/id_ed25519.pub`); checked at preview.",
-  },
-} as const satisfies InputList;
-
-export const SSH_KEY_OUTPUTS = {
-  fingerprint: { type: "string", fixed: true, doc: "The key's SHA-256 fingerprint, as `ssh-keygen -l` prints it (also the resource id)." },
-  keyType: { type: "string", fixed: true, doc: "The key's type (`ssh-ed25519`, …)." },
-  registeredLine: { type: "string", doc: "The line as the account holds it: the public key with the owner mark added to its comment." },
-} as const satisfies OutputList;
+export { SSH_KEY_INPUTS, SSH_KEY_OUTPUTS };
 
 export type SshKeyInputs = CheckedInputs<typeof SSH_KEY_INPUTS>;
 type SshKeyFacts = OutputValues<typeof SSH_KEY_OUTPUTS>;
@@ -43,13 +28,13 @@ type SshKeyFacts = OutputValues<typeof SSH_KEY_OUTPUTS>;
  * At preview (reads only): a key already registered must be this resource's own (left by an
  * interrupted run), never one added by hand or by another stack.
  */
-async function notRegisteredElsewhere(inputs: SshKeyInputs, previous: Props): Promise<CheckFailure[]> {
+async function notRegisteredElsewhere(context: HookContext<RegisteredKey>, inputs: SshKeyInputs, previous: Props): Promise<CheckFailure[]> {
   const line = inputs.publicKey;
   if (typeof line !== "string" || isUnknown(line) || sshKeyLineViolation(line) !== undefined) return [];
   const id = fingerprintOf(line);
   if (typeof previous.publicKey === "string" && fingerprintOf(previous.publicKey) === id) return [];
-  const registered = await client()
-    .sshKeys.list()
+  const registered = await context.api.sshKeys
+    .list()
     .catch(() => undefined);
   const found = registered?.find((key) => key.id === id);
   if (!found) return [];
@@ -60,8 +45,8 @@ async function notRegisteredElsewhere(inputs: SshKeyInputs, previous: Props): Pr
 }
 
 /** The key's identity decides: another key is a new resource; the same key with another comment is the same one. */
-function diff(olds: Props, news: SshKeyInputs): DiffResult {
-  const result = defaultDiff(SSH_KEY_INPUTS, olds, news as unknown as Props);
+function diff(olds: Recorded<SshKeyInputs, SshKeyFacts>, news: SshKeyInputs, table: DiffResult): DiffResult {
+  const result = { replaces: [...table.replaces], updates: [...table.updates] };
   // A line read from a file ends with a newline: blanks around it are not a change.
   const before = typeof olds.publicKey === "string" ? olds.publicKey.trim() : undefined;
   const after = typeof news.publicKey === "string" && !isUnknown(news.publicKey) ? news.publicKey.trim() : news.publicKey;
@@ -78,7 +63,6 @@ export const sshKeyResource = {
   inputs: SSH_KEY_INPUTS,
   outputs: SSH_KEY_OUTPUTS,
   idOutput: "fingerprint",
-  defaultReadyTimeoutSeconds: 60,
   deletedAs: "removed",
 
   family: (api) => ({
@@ -100,7 +84,7 @@ export const sshKeyResource = {
   },
   checkHook: notRegisteredElsewhere,
   markSpec: () => ({}),
-  async create(api, request) {
+  async create({ api }, request) {
     const line = String(request.publicKey);
     const before = await api.sshKeys.list();
     const taken = before.find((key) => key.id === fingerprintOf(line));
@@ -118,13 +102,14 @@ export const sshKeyResource = {
   facts: (key: RegisteredKey): SshKeyFacts => ({ fingerprint: key.id, keyType: key.type, registeredLine: key.line }),
   imported: (key) => ({ publicKey: keyWithoutMark(key.line) }),
   diff,
-  async update(id, _olds, news) {
-    const keys = client().sshKeys;
+  async update(context, id, _olds, news) {
+    const keys = context.api.sshKeys;
     const now = await keys.get(id);
     // The mark stays what the registered line carries.
     const mark = markOfKey(now.line);
     const key = await keys.rewrite(id, mark ? keyWithMark(news.publicKey, mark) : news.publicKey.trim());
-    report("ssh key", id, "updated its comment");
+    context.report(`updated the comment of ${id}`);
     return { live: key };
   },
+  example: EXAMPLE,
 } satisfies ResourceDefinition<SshKeyInputs, RegisteredKey, SshKeyFacts>;

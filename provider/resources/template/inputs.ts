@@ -4,19 +4,20 @@
  * PATCH semantics: an omitted member is unchanged); `allowedCudaVersions: []` clears the CUDA
  * constraint.
  */
-import { stringList as strings, stringMap } from "../../properties";
+import { stringList as strings } from "../../properties";
+import { containerInput } from "../container";
 import type { InputList } from "../definition";
 
 export const TEMPLATE_INPUTS = {
   name: { type: "string", onChange: "update", doc: "Template name; default: the resource name plus a suffix. The service holds it followed by the owner mark." },
   image: { type: "string", required: true, onChange: "update", doc: "Container image." },
-  args: { type: "string", onChange: "update", doc: "The command as one raw string (shell form, or the JSON exec form)." },
-  cmd: { ...strings, onChange: "update", doc: "Exec-form CMD." },
-  entrypoint: { ...strings, onChange: "update", doc: "Exec-form ENTRYPOINT." },
-  disk: { type: "integer", onChange: "update", doc: "Container disk in GB (default 20)." },
-  env: { ...stringMap, onChange: "update", doc: "Environment variables of what is made from the template. Values given as secrets stay secret in state." },
-  ports: { ...strings, onChange: "update", doc: "Exposed ports, each `port/protocol` (`8888/http`, `22/tcp`)." },
-  registryId: { type: "string", onChange: "update", doc: "Registry credential id (a `RegistryCredential`'s `registryId`) for a private image." },
+  args: containerInput("args", "update", "The command as one raw string (shell form, or the JSON exec form)."),
+  cmd: containerInput("cmd", "update", "Exec-form CMD."),
+  entrypoint: containerInput("entrypoint", "update", "Exec-form ENTRYPOINT."),
+  disk: containerInput("disk", "update", "Container disk in GB (default 20)."),
+  env: containerInput("env", "update", "Environment variables of what is made from the template."),
+  ports: containerInput("ports", "update", "Exposed ports, each `port/protocol` (`8888/http`, `22/tcp`)."),
+  registryId: containerInput("registryId", "update", "Registry credential id (a `RegistryCredential`'s `registryId`) for a private image."),
   mounts: {
     type: "object",
     properties: { persistent: { type: "object", optional: true, properties: { size: { type: "integer" }, path: { type: "string" } } } },

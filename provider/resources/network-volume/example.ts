@@ -1,0 +1,12 @@
+/**
+ * The smallest NetworkVolume a program can declare: the smallest size (10 GB) in a data center
+ * that offers network volumes. The generic tests (test/provider/every-kind.test.ts) check,
+ * create, read and delete it. Types only: a leaf module.
+ */
+import type { InputValues } from "../definition";
+import type { NETWORK_VOLUME_INPUTS } from "./inputs";
+
+export const EXAMPLE = {
+  dataCenterId: "US-TX-3",
+  size: 10,
+} as const satisfies InputValues<typeof NETWORK_VOLUME_INPUTS>;
