@@ -248,7 +248,14 @@ export async function createE2EStack(givenName: string, options: { program?: str
   fewerCliRuns(stack, store, workDir, cliEnv);
 
   // What the fixture holds is the account's, not the stack's (a reset brings back the same ids).
-  const listed = () => listedIds(clientOf({ url: emulator.url, apiKey: emulator.apiKey }));
+  const listed = async () => {
+    const client = clientOf({ url: emulator.url, apiKey: emulator.apiKey });
+    try {
+      return await listedIds(client);
+    } finally {
+      await client.close();
+    }
+  };
   let fixture: LiveIds;
   try {
     fixture = await listed();

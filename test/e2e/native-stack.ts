@@ -36,6 +36,8 @@ export interface NativeStack {
  */
 export function describeNativeStack(name: string, program: string, others: number, more: (stack: NativeStack) => void = () => undefined): void {
   const total = others + 2;
+  /** Volumes the suite made outside the stack, as a user would: the stack's destroy must leave them. */
+  const outsideVolumes: string[] = [];
   const stack = { last: undefined as unknown as NativeOutputs } as NativeStack;
 
   stack.upWith = async (config) => {
@@ -100,6 +102,7 @@ export function describeNativeStack(name: string, program: string, others: numbe
         const client = new ComputeClient({ baseUrl: stack.e2e.emulator.url, apiKey: stack.e2e.emulator.apiKey, env: {} });
         const volume = await client.networkVolumes.create({ name: "datasets-tx-2", dataCenter: "US-TX-3", size: 50 });
         await client.close();
+        outsideVolumes.push(volume.id);
         return { volumeId: volume.id };
       },
     ],
@@ -125,9 +128,9 @@ export function describeNativeStack(name: string, program: string, others: numbe
 
   more(stack);
 
-  it("destroy leaves nothing in the emulator", async () => {
+  it("destroy leaves nothing in the emulator but what was made outside the stack", async () => {
     await stack.e2e.stack.destroy();
-    expect(await stack.e2e.liveIds()).toEqual(noIds());
+    expect(await stack.e2e.liveIds()).toEqual({ ...noIds(), volume: outsideVolumes });
     expect(await stack.e2e.stateIds()).toEqual(noIds());
   });
 }

@@ -19,6 +19,8 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
 import { EmulatorControl, startEmulator, type RunningEmulator } from "../../emulator";
+import { resourceByToken } from "../../provider/resources";
+import { added, clientOf, listedIds, noIds, type IdsByKind } from "../helpers/live-objects";
 import { eventually } from "../helpers/eventually";
 import { IN_PLACE_CHANGES, REPLACING_CHANGES, START_POD, statusAfter } from "./pod-change-cases";
 import { GPU, KEYS, ROOT } from "../helpers/fixtures";
@@ -72,6 +74,8 @@ function usePlugin() {
     engine: Awaited<ReturnType<typeof fakeEngine>>;
     plugin: ChildProcess;
     rpc: Client;
+    /** What the emulator's fixture holds, of every kind: never the stack's. */
+    fixture: IdsByKind;
   };
   const emulatorOptions = () => ({ port: 0, profile: "fast" as const, quiet: true, dataDir: path.join(env.scratch, "emulator") });
 
@@ -81,6 +85,9 @@ function usePlugin() {
     writeFileSync(path.join(env.scratch, "Pulumi.yaml"), `name: ${PROJECT}\nruntime: yaml\n`);
     env.emulator = await startEmulator(emulatorOptions());
     env.control = new EmulatorControl(env.emulator.url, env.emulator.adminToken);
+    const fixture = clientOf(env.emulator);
+    env.fixture = await listedIds(fixture);
+    await fixture.close();
     env.engine = await fakeEngine();
     // As the engine starts it: in the project's folder, the engine's address last; the backend
     // and the Pulumi home are the stack's own (the owner mark reads the backend), and no
@@ -191,11 +198,14 @@ function usePlugin() {
     return response.json() as Promise<Record<string, Array<{ id: string; cluster?: unknown; env?: Record<string, string> }>>>;
   }
 
-  /** Pod and sandbox ids that exist (and bill) in the emulator. */
+  /** The ids of every registered kind the emulator holds that its fixture did not (test/helpers/live-objects.ts). */
   async function liveIds() {
-    const pods = (await api("/v2/pods")).pods!.filter((p) => !p.cluster).map((p) => p.id).sort();
-    const sandboxes = (await api("/v2/sandboxes")).sandboxes!.map((s) => s.id).sort();
-    return { pods, sandboxes };
+    const client = clientOf(env.emulator);
+    try {
+      return added(await listedIds(client), env.fixture);
+    } finally {
+      await client.close();
+    }
   }
 
   async function restartEmulator(downMs: number) {
@@ -209,10 +219,12 @@ function usePlugin() {
 }
 
 /** The state's ids by kind, as the engine suites compare them with what runs. */
-const idsOf = (resources: Recorded[]) => ({
-  pods: resources.filter((r) => r.type === POD).map((r) => r.id).sort(),
-  sandboxes: resources.filter((r) => r.type === SANDBOX).map((r) => r.id).sort(),
-});
+/** The ids of what the engine recorded, by kind: every registered kind a key. */
+function idsOf(resources: Recorded[]): IdsByKind {
+  const ids = noIds();
+  for (const r of resources) ids[resourceByToken(r.type)!.kind]!.push(r.id);
+  return Object.fromEntries(Object.entries(ids).map(([kind, list]) => [kind, list.sort()]));
+}
 
 describe("the provider behaviours of test/e2e/basic.test.ts", () => {
   const p = usePlugin();
@@ -257,7 +269,7 @@ describe("the provider behaviours of test/e2e/basic.test.ts", () => {
 
     await p.remove(refreshedPod);
     await p.remove(refreshedSandbox);
-    expect(await p.liveIds()).toEqual({ pods: [], sandboxes: [] });
+    expect(await p.liveIds()).toEqual(noIds());
     await p.configure(p.env.emulator.apiKey);
   });
 });
@@ -293,7 +305,7 @@ describe("the provider behaviours of test/e2e/changes.test.ts", () => {
     expect(step).toBe("replace");
     expect(svc.id).not.toBe(lastId);
     expect(svc.outputs.status).toBe("RUNNING");
-    expect((await p.liveIds()).pods).toEqual([svc.id]);
+    expect((await p.liveIds()).pod).toEqual([svc.id]);
   });
 
   it("an immediate preview after all that reports no changes", async () => {
@@ -316,8 +328,8 @@ describe("the provider behaviours of test/e2e/faults.test.ts", () => {
 
   async function expectConverged(expected: { pods: number; sandboxes: number }) {
     const state = idsOf(recorded);
-    expect(state.pods).toHaveLength(expected.pods);
-    expect(state.sandboxes).toHaveLength(expected.sandboxes);
+    expect(state.pod).toHaveLength(expected.pods);
+    expect(state.sandbox).toHaveLength(expected.sandboxes);
     expect(await p.liveIds()).toEqual(state);
   }
 
@@ -326,7 +338,7 @@ describe("the provider behaviours of test/e2e/faults.test.ts", () => {
     await p.env.control.clearFaults();
     for (const res of recorded) await p.remove(res);
     recorded = [];
-    expect(await p.liveIds()).toEqual({ pods: [], sandboxes: [] });
+    expect(await p.liveIds()).toEqual(noIds());
     await p.env.control.reset();
     await p.env.control.clearRequests();
   });

@@ -77,12 +77,14 @@ async function converge(context: Context, inputs: PodInputs, pod: Pod): Promise<
   return context.awaitState(pod.id, stopped, pod);
 }
 
-/** Inputs that never reach the service: a change of only these asks it nothing. */
-const providerOnly = (key: string, list: InputList = POD_INPUTS) => key === "namePrefix" || list[key]?.sent === "provider";
+/**
+ * Inputs that never reach the service: a change of only these asks it nothing on a settled pod.
+ * Not `desiredState`: the provider's own too, but converging to it is what its change asks for.
+ */
+const providerOnly = (key: string, list: InputList = POD_INPUTS) => key === "namePrefix" || (list[key]?.sent === "provider" && key !== "desiredState");
 
 async function update(context: Context, id: string, previous: Recorded<PodInputs, PodFacts>, inputs: PodInputs) {
   const changes = podUpdates(previous, inputs);
-  // desiredState is the provider's too, and converging below is what it asks for.
   const onlyProviderSettings = [...changes].every((key) => providerOnly(key));
   const wasRunning = previous.status === "RUNNING";
   // A new provider build or a provider-only setting on a settled pod: nothing to ask the
