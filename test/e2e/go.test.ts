@@ -79,6 +79,7 @@ describe("a Go stack through the generated SDK and the native plugin", () => {
       // shouldRecordReadStep): this first read is counted under no kind.
       const setup = new ComputeClient({ baseUrl: stack.e2e.emulator.url, apiKey: stack.e2e.emulator.apiKey, env: {} });
       outside = (await setup.networkVolumes.create({ name: "shared-datasets", dataCenter: "US-TX-3", size: 75 })).id;
+      stack.outsideVolumes.push(outside);
       await setup.close();
       const { out, summary } = await stack.upWith({ sharedVolume: "shared-datasets" });
       expect(summary).toEqual({ same: 3, replace: 1 });

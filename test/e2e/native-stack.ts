@@ -25,6 +25,8 @@ export interface NativeStack {
   /** The outputs of the last `up`. */
   last: NativeOutputs;
   upWith(config: Record<string, string>): Promise<{ out: NativeOutputs; summary: Record<string, number>; output: string }>;
+  /** Volumes a case made outside the stack, as a user would: the stack's destroy must leave exactly these. */
+  outsideVolumes: string[];
 }
 
 /**
@@ -36,9 +38,7 @@ export interface NativeStack {
  */
 export function describeNativeStack(name: string, program: string, others: number, more: (stack: NativeStack) => void = () => undefined): void {
   const total = others + 2;
-  /** Volumes the suite made outside the stack, as a user would: the stack's destroy must leave them. */
-  const outsideVolumes: string[] = [];
-  const stack = { last: undefined as unknown as NativeOutputs } as NativeStack;
+  const stack = { last: undefined as unknown as NativeOutputs, outsideVolumes: [] as string[] } as NativeStack;
 
   stack.upWith = async (config) => {
     for (const [key, value] of Object.entries(config)) await stack.e2e.stack.setConfig(key, { value });
@@ -102,7 +102,7 @@ export function describeNativeStack(name: string, program: string, others: numbe
         const client = new ComputeClient({ baseUrl: stack.e2e.emulator.url, apiKey: stack.e2e.emulator.apiKey, env: {} });
         const volume = await client.networkVolumes.create({ name: "datasets-tx-2", dataCenter: "US-TX-3", size: 50 });
         await client.close();
-        outsideVolumes.push(volume.id);
+        stack.outsideVolumes.push(volume.id);
         return { volumeId: volume.id };
       },
     ],
@@ -130,7 +130,7 @@ export function describeNativeStack(name: string, program: string, others: numbe
 
   it("destroy leaves nothing in the emulator but what was made outside the stack", async () => {
     await stack.e2e.stack.destroy();
-    expect(await stack.e2e.liveIds()).toEqual({ ...noIds(), volume: outsideVolumes });
+    expect(await stack.e2e.liveIds()).toEqual({ ...noIds(), volume: [...stack.outsideVolumes].sort() });
     expect(await stack.e2e.stateIds()).toEqual(noIds());
   });
 }
