@@ -4,7 +4,7 @@
  * (provider/runtime/index.ts), the native plugin's dispatch and package schema
  * (provider/native/), the policy pack's types, the cost estimates and the docs tables.
  * Adding a resource: one folder beside pod/ and sandbox/, one line here, and its emulator
- * family (README, "Where things live").
+ * family (CONTRIBUTING.md, "Adding a resource"; test/provider/new-kind.test.ts proves the first two).
  */
 import { dynamicToken, nativeToken, type ResourceDefinition } from "./definition";
 import { clusterResource } from "./cluster";

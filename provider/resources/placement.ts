@@ -5,7 +5,7 @@
  */
 import type { PlacementAttempt, PlacementCandidate } from "../../sdk";
 import type { CheckFailure } from "./check-failures";
-import { containsUnknown } from "./unknowns";
+import { containsUnknown, isUnknown } from "./unknowns";
 import { same, type DiffResult, type InputSpec, type OutputList } from "./definition";
 
 const candidate = {
@@ -77,12 +77,20 @@ export function placementAllowed(chosen: PlacementCandidate | undefined, candida
 }
 
 /**
- * The `placement` input's own diff (its change effect `depends`): a list unknown at preview, or
- * one the current placement (`chosen`) is no longer in, replaces; any other change is the
- * provider's own setting, recorded in place.
+ * The `placement` input's own diff (its change effect `depends`): a list the current placement
+ * (`chosen`) is no longer in replaces; any other change is the provider's own setting, recorded
+ * in place. At preview, a candidate not known yet may or may not allow it: the current placement
+ * stays only if a known candidate allows it (adding candidates never removes one that does).
  */
 export function placementDiff(chosen: PlacementCandidate | undefined, before: unknown, after: PlacementCandidate[] | undefined, result: DiffResult): void {
-  if (containsUnknown(after) || !placementAllowed(chosen, after)) result.replaces.push("placement");
+  if (isUnknown(after)) {
+    result.replaces.push("placement");
+    return;
+  }
+  const candidates = after ?? [];
+  const known = candidates.filter((candidate) => !containsUnknown(candidate));
+  const stays = known.length === candidates.length ? placementAllowed(chosen, candidates) : !chosen || known.some((candidate) => placementAllowed(chosen, [candidate]));
+  if (!stays) result.replaces.push("placement");
   else if (!same(before, after)) result.updates.push("placement");
 }
 

@@ -157,7 +157,6 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
   async function createOrAdopt(props: Props) {
     const inputs = withoutProvider(props) as Inputs;
     const name = String(inputs.name ?? inputs.namePrefix ?? kind);
-    const api = client();
     let live: Live;
     let facts: Partial<Facts> | undefined;
     const context = contextOf(inputs, props[PROVIDER_KEY], () => facts);
@@ -172,7 +171,7 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
       // run again after an interrupted `up`, takes what the first attempt made (adoption.ts).
       const request = createRequestOf(definition.inputs, inputs);
       const mark = typeof inputs.ownerMark === "string" ? withSpec(inputs.ownerMark, definition.markSpec(request, inputs)) : undefined;
-      const found = mark ? await findLeftBehind(definition, api, name, mark) : undefined;
+      const found = mark ? await findLeftBehind(definition, context.api, name, mark) : undefined;
       settleStrays = found?.settle;
       if (found?.adopted) live = found.adopted;
       else {

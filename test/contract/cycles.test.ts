@@ -161,6 +161,8 @@ test("provider/resources/ imports nothing from provider/runtime/", () => {
   const graph = importGraph("provider");
   const arrows = [...graph].filter(([file]) => under("provider/resources")(file)).flatMap(([file, targets]) => targets.filter(under("provider/runtime")).map((target) => `${relative(ROOT, file)} -> ${relative(ROOT, target)}`));
   expect(arrows).toEqual([]);
+  // Nor by the package's name for it (what the serialized providers load: pulumi-compute/provider-runtime).
+  expect(codeLines(["provider/resources"], /(from|require\()\s*["'][^"']*runtime/)).toEqual([]);
 });
 
 // The policy pack reads estimates from the definitions: it must not load the engine that runs them.

@@ -4,7 +4,7 @@
  * state directory, as a user's `pulumi up` would run: TypeScript programs (dynamic resources)
  * and YAML programs (the native plugin, installed into the run's Pulumi home as
  * scripts/setup.sh installs it for a user). The engine's side (its environment, the Pulumi
- * home installed once per run, stack creation) is bench/lib/engine.ts, shared with the
+ * home installed once per run, stack creation) is scripts/lib/engine.ts, shared with the
  * benchmarks.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";

@@ -115,6 +115,19 @@ describe("Pod diff: the update/replace table", () => {
     expect(diffPod(olds, { ...base, gpu: { id: "other" }, placement: [{ dataCenterId: "US-TX-3" }] }).replaces).toEqual(["gpu.id"]);
   });
 
+  it("at preview, a candidate not known yet keeps the pod where a known one still allows its placement, and may replace it where none does", () => {
+    const current = { gpuTypeId: GPU.h100, dataCenterId: "US-TX-3" };
+    expect(kinds({ placement: [current, { gpuTypeId: UNKNOWN }] })).toEqual({ replaces: [], updates: ["placement"] });
+    expect(kinds({ placement: [{ gpuTypeId: GPU.a100 }, { gpuTypeId: UNKNOWN }] }).replaces).toEqual(["placement"]);
+    expect(kinds({ placement: UNKNOWN }).replaces).toEqual(["placement"]);
+  });
+
+  it("a logical rename (with an alias) alone is no change of the pod; the ready timeout's default equals leaving it out", () => {
+    expect(kinds({ namePrefix: "renamed-logical" })).toEqual({ replaces: [], updates: [] });
+    expect(kinds({ readyTimeoutSeconds: 900 })).toEqual({ replaces: [], updates: [] });
+    expect(kinds({ readyTimeoutSeconds: 901 })).toEqual({ replaces: [], updates: ["readyTimeoutSeconds"] });
+  });
+
   it("args and the equivalent cmd compare equal; nothing changed means no diff", () => {
     const withArgs = { ...olds, args: "python train.py --epochs 3" } as PodOutputs;
     expect(diffPod(withArgs, { ...base, cmd: ["python", "train.py", "--epochs", "3"] }).updates).toEqual([]);

@@ -5,7 +5,7 @@
  * and the SDK generator's go.mod pins. No engine, no network.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { engineVersion } from "../../scripts/lib/engine-version";
 
@@ -27,6 +27,13 @@ describe("scripts/", () => {
       ...readdirSync(path.join(SCRIPTS, "go")).map((name) => `go/${name}/`),
     ];
     expect(named.filter((name) => !readme.includes(`\`${name.replace(/\/$/, "")}`))).toEqual([]);
+  });
+
+  it("README.md names nothing that is not there", () => {
+    // Each table's first column: a script, `lib/<file>` or `go/<program>/`.
+    const entries = [...read("scripts/README.md").matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!);
+    expect(entries.length).toBeGreaterThan(10);
+    expect(entries.filter((entry) => !existsSync(path.join(SCRIPTS, entry)))).toEqual([]);
   });
 
   it("keeps its Go programs in go/, nowhere else", () => {

@@ -7,7 +7,7 @@ import type { CreatePodRequest, Pod, UpdatePodRequest } from "../../../sdk";
 import { POD_ACTIVE_STATUSES, POD_OWNER_ENV, commandOf, encodeCommand, sameCommand } from "../../../sdk";
 import { isUnknown } from "../unknowns";
 import { candidatesChooseGpuType, placementDiff } from "../placement";
-import { createRequestOf, defaultDiff, inputKeys, same, type CheckedInputs, type DiffResult, type FactValues, type Recorded } from "../definition";
+import { createRequestOf, defaultDiff, inputsOf, same, type CheckedInputs, type DiffResult, type FactValues, type Recorded } from "../definition";
 import { POD_INPUTS } from "./inputs";
 import type { POD_OUTPUTS } from "./outputs";
 
@@ -50,20 +50,8 @@ export function factsFromPod(pod: Pod, previous?: Partial<PodFacts>): PodFacts {
   };
 }
 
-const INPUT_KEYS = inputKeys(POD_INPUTS);
-
 /** The desired inputs part of recorded outputs (so `diff` compares desired with desired). */
-export function inputsOf(outputs: Partial<PodOutputs>): PodInputs {
-  const out: Record<string, unknown> = {};
-  for (const key of INPUT_KEYS) if ((outputs as Record<string, unknown>)[key] !== undefined) out[key] = (outputs as Record<string, unknown>)[key];
-  return out as PodInputs;
-}
-
-/** The live facts part of recorded outputs (everything that is not a desired input). */
-export function factsOf(outputs: Partial<PodOutputs>): Partial<PodFacts> {
-  const inputKeys = new Set<string>(INPUT_KEYS);
-  return Object.fromEntries(Object.entries(outputs).filter(([key]) => !inputKeys.has(key) && key !== "__provider")) as Partial<PodFacts>;
-}
+const desiredOf = (outputs: PodOutputs): PodInputs => inputsOf(POD_INPUTS, outputs) as PodInputs;
 
 const stable = (value: unknown) => JSON.stringify(value ?? null);
 
@@ -83,9 +71,10 @@ const COMMAND: ReadonlySet<string> = new Set(["args", "cmd", "entrypoint"]);
  * inputs: server-normalised values never take part.
  */
 export function diffPod(olds: Recorded<PodInputs, PodFacts>, news: PodInputs, table: DiffResult): DiffResult {
-  const old = inputsOf(olds);
+  const old = desiredOf(olds);
   const replaces = [...table.replaces];
-  const updates = table.updates.filter((key) => !COMMAND.has(key));
+  // A pod records the name prefix a logical rename (with an alias) gives only with another change: never a change of its own.
+  const updates = table.updates.filter((key) => !COMMAND.has(key) && key !== "namePrefix");
   const commandChanged = [news.args, news.cmd, news.entrypoint].some(isUnknown) || !sameCommand(commandOf(old), commandOf(news));
   if (commandChanged) updates.push("args");
 
@@ -131,7 +120,7 @@ export function podUpdates(olds: Recorded<PodInputs, PodFacts>, news: PodInputs)
  */
 export function updateRequest(olds: Recorded<PodInputs, PodFacts>, news: PodInputs, updates: ReadonlySet<string>, live: Pod): UpdatePodRequest {
   const patch: UpdatePodRequest = {};
-  const old = inputsOf(olds);
+  const old = desiredOf(olds);
   if (updates.has("name")) patch.name = news.name;
   if (updates.has("locked")) patch.locked = news.locked ?? false;
   if (updates.has("image") && news.image !== undefined) patch.image = news.image;
@@ -171,7 +160,7 @@ export function updateRequest(olds: Recorded<PodInputs, PodFacts>, news: PodInpu
  * (template defaults, injected env keys) never do, so refresh of an unchanged pod is a no-op.
  */
 export function refreshedInputs(olds: PodOutputs, live: Pod): PodInputs {
-  const inputs = inputsOf(olds);
+  const inputs = desiredOf(olds);
   const running = POD_ACTIVE_STATUSES.has(live.status);
   if ((inputs.desiredState ?? "RUNNING") === "RUNNING" && !running) inputs.desiredState = "STOPPED";
   if (inputs.desiredState === "STOPPED" && running) inputs.desiredState = "RUNNING";

@@ -21,8 +21,6 @@ import { inputsOf, same, type CheckedInputs, type DiffResult, type OutputValues,
 import { EXAMPLE } from "./example";
 import { REGISTRY_CREDENTIAL_INPUTS } from "./inputs";
 import { REGISTRY_CREDENTIAL_OUTPUTS } from "./outputs";
-
-export { REGISTRY_CREDENTIAL_INPUTS, REGISTRY_CREDENTIAL_OUTPUTS };
 import { markInName, presentOnly, programName, schemaViolations, toWire, uniquelyNamed } from "../wire";
 
 export type RegistryCredentialInputs = CheckedInputs<typeof REGISTRY_CREDENTIAL_INPUTS>;

@@ -19,8 +19,6 @@ import { EXAMPLE } from "./example";
 import { SSH_KEY_INPUTS } from "./inputs";
 import { SSH_KEY_OUTPUTS } from "./outputs";
 
-export { SSH_KEY_INPUTS, SSH_KEY_OUTPUTS };
-
 export type SshKeyInputs = CheckedInputs<typeof SSH_KEY_INPUTS>;
 type SshKeyFacts = OutputValues<typeof SSH_KEY_OUTPUTS>;
 
