@@ -440,7 +440,6 @@ export function defaultDiff(list: InputList, olds: Props, news: Props): DiffResu
   return { replaces, updates };
 }
 
-
 /** A definition's diff: its input list's table first, then its own `diff` on what the table cannot say. */
 export function diffOf(definition: Pick<ResourceDefinition, "inputs" | "diff">, olds: Props, news: Props): DiffResult {
   const table = defaultDiff(definition.inputs, olds, news);

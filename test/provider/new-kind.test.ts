@@ -108,7 +108,6 @@ it("every generic test list of the registry holds the new kind, and its checks o
   } catch {
     // A failing Widget test exits non-zero; the report says which (asserted below).
   }
-  if (process.env.NEW_KIND_KEEP) writeFileSync(process.env.NEW_KIND_KEEP, readFileSync(out));
   const report = JSON.parse(readFileSync(out, "utf8")) as JestReport;
   const widgetTests = (suite: string) => report.testResults.find((r) => r.name.endsWith(`/${suite}.test.ts`))?.assertionResults.filter((a) => a.fullName.includes("Widget") && a.status !== "pending") ?? [];
   for (const suite of GENERIC_SUITES) expect([suite, widgetTests(suite).length > 0]).toEqual([suite, true]);
