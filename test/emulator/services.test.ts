@@ -29,22 +29,33 @@ interface Attempt {
   data: string;
 }
 
-/** Connects, reads for `watchMs` (real time), then hangs up. */
+/**
+ * Connects, reads for `watchMs` (real time) once connected, then hangs up; a whole line read
+ * (a banner) ends the watch at once. On a loaded machine the watch cannot cut a reply short: it
+ * starts once connected, and ends only after the I/O already received is read.
+ */
 function attempt(port: number, watchMs = 100): Promise<Attempt> {
   return new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1");
     let data = "";
     let settled = false;
+    let watch: NodeJS.Timeout | undefined;
     const finish = (outcome: Attempt["outcome"]) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      clearTimeout(watch);
+      clearTimeout(cap);
       socket.destroy();
       resolve({ outcome, data });
     };
-    const timer = setTimeout(() => finish("open"), watchMs);
+    // Bounded however the connect goes.
+    const cap = setTimeout(() => finish("open"), 5000);
+    // After the watch, one more turn of the event loop: a reply already received (a timer delayed
+    // by a busy loop runs before its I/O) is read before the attempt is called silent.
+    socket.on("connect", () => (watch = setTimeout(() => setImmediate(() => finish("open")), watchMs)));
     socket.on("data", (chunk: Buffer) => {
       data += chunk.toString("latin1");
+      if (data.endsWith("\n")) finish("open");
     });
     socket.on("error", (error: NodeJS.ErrnoException) => finish(error.code === "ECONNREFUSED" ? "refused" : "reset"));
     socket.on("end", () => finish("closed"));
