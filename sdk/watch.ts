@@ -4,6 +4,14 @@
  * answers every waiter with one list request per tick (a single waiter uses one GET), and
  * backs off while nothing changes, so API calls per resource stay flat however long
  * provisioning takes.
+ *
+ * It also learns how long a kind of wait takes (`expect`: waits of one key are alike, such as
+ * "a pod from PROVISIONING to RUNNING"), and polls for a newcomer no sooner than the quickest
+ * recent wait of its key took. Without it, a fleet created a few at a time (the engine's default
+ * parallelism allows 8 steps at once) keeps polling at the newcomers' pace for every wave: each
+ * wave's own poll is the one that matters, the others find nothing done (docs/benchmarks.md,
+ * scenario 2). The quickest, not a typical one: a newcomer that could be done is never left
+ * waiting for it, and one that is not yet done costs one more poll.
  */
 import { AsyncResource } from "node:async_hooks";
 import { NotFoundError } from "./errors";
@@ -25,6 +33,10 @@ interface Waiter<T> {
   resolve: (item: T) => void;
   reject: (error: unknown) => void;
   onUpdate?: (item: T) => void;
+  /** When it started waiting (monotonic ms). */
+  startedAt: number;
+  /** The kind of wait it is, whose durations the watcher learns (`waitFor`'s `expect`). */
+  expect?: string;
   /** Ticks in which the item was missing: a fresh create may lag the list briefly. */
   misses: number;
   missingTolerance: number;
@@ -52,6 +64,8 @@ export class Watcher<T extends { id: string }> {
   private readonly missingTolerance: number;
   private readonly quotaSpacingMs: () => number;
   private readonly lastSeen = new Map<string, string>();
+  /** How long the last waits of each `expect` key took (ms), the latest last. */
+  private readonly durations = new Map<string, number[]>();
   /** Count of poll requests sent, for tests and benchmarks. */
   polls = 0;
 
@@ -69,12 +83,14 @@ export class Watcher<T extends { id: string }> {
   /**
    * Resolves with the item once `done(item)` holds; `onUpdate` sees every observed version.
    * Rejects with NotFoundError when the item disappears (after `missingTolerance` ticks; pass 0
-   * when waiting for a deletion), or with the abort reason.
+   * when waiting for a deletion), or with the abort reason. `expect` names the kind of wait
+   * (the state it starts from and the one it waits for): waits of one key teach the watcher
+   * when to poll first for the next.
    */
   waitFor(
     id: string,
     done: (item: T) => boolean,
-    options: { onUpdate?: (item: T) => void; signal?: AbortSignal; missingTolerance?: number } = {},
+    options: { onUpdate?: (item: T) => void; signal?: AbortSignal; missingTolerance?: number; expect?: string } = {},
   ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter<T> = {
@@ -84,10 +100,13 @@ export class Watcher<T extends { id: string }> {
         // started it; bound here, each waiter's updates run in its own caller's context (the
         // native plugin attributes progress lines to the resource whose request that is).
         onUpdate: options.onUpdate && AsyncResource.bind(options.onUpdate),
+        startedAt: performance.now(),
+        expect: options.expect,
         misses: 0,
         missingTolerance: options.missingTolerance ?? this.missingTolerance,
         resolve: (item) => {
           cleanup();
+          this.learn(waiter);
           resolve(item);
         },
         reject: (error) => {
@@ -114,7 +133,8 @@ export class Watcher<T extends { id: string }> {
     this.running = true;
     try {
       while (this.waiters.size > 0) {
-        await sleep(Math.max(this.intervalMs, Math.min(this.maxIntervalMs, this.quotaSpacingMs())));
+        const paced = Math.max(this.intervalMs, Math.min(this.maxIntervalMs, this.quotaSpacingMs()));
+        await sleep(Math.max(paced, Math.min(this.maxIntervalMs, this.untilFirstDueMs())));
         if (this.waiters.size === 0) break;
         const changed = await this.tick();
         this.intervalMs = changed ? this.initialIntervalMs : Math.min(this.maxIntervalMs, Math.round(this.intervalMs * 1.5));
@@ -122,6 +142,32 @@ export class Watcher<T extends { id: string }> {
     } finally {
       this.running = false;
     }
+  }
+
+  /** How many recent waits of a key the watcher remembers. */
+  private static readonly REMEMBERED = 8;
+
+  /** Records how long a finished wait took, under its key. */
+  private learn(waiter: Waiter<T>): void {
+    if (waiter.expect === undefined) return;
+    const recent = this.durations.get(waiter.expect) ?? [];
+    recent.push(performance.now() - waiter.startedAt);
+    this.durations.set(waiter.expect, recent.slice(-Watcher.REMEMBERED));
+  }
+
+  /**
+   * How long until the first waiter could be done, by the quickest recent wait of its key: 0
+   * when one could be done now, or has no key or no wait of its key to go by.
+   */
+  private untilFirstDueMs(): number {
+    const now = performance.now();
+    let first = Infinity;
+    for (const waiter of this.waiters) {
+      const recent = waiter.expect === undefined ? undefined : this.durations.get(waiter.expect);
+      if (!recent) return 0;
+      first = Math.min(first, waiter.startedAt + Math.min(...recent) - now);
+    }
+    return Math.max(0, first);
   }
 
   /** One poll for every waiter; returns whether anything it watches changed. */

@@ -101,7 +101,7 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
   async function settle(context: ReturnType<typeof contextOf>, inputs: Inputs, live: Live): Promise<Live> {
     if (definition.settle) return definition.settle(context, inputs, live);
     if (!definition.ready) return live;
-    return context.awaitState(live.id, definition.ready(inputs));
+    return context.awaitState(live.id, definition.ready(inputs), live);
   }
 
   async function check(olds: Props, news: Props) {

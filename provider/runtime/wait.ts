@@ -61,6 +61,8 @@ export async function awaitState<Live extends { id: string; createdAt?: string }
     if (!watcher) throw new Error(`${kind} has no states to wait for: its definition must settle itself`);
     const live = await watcher.waitFor(id, (item) => stateOf(item) === wait.target || wait.failed.has(stateOf(item)), {
       signal,
+      // Waits from one state to another take alike long: the watcher polls the next one first around then.
+      expect: `${seen ? stateOf(seen) : "unknown"} to ${wait.target}`,
       onUpdate: (item) => {
         last = item;
         reportTransition(kind, name, id, definition.states.progress?.(item) ?? stateOf(item));
