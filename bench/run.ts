@@ -13,7 +13,7 @@
  * it fails the build; scripts/bench.sh builds, then runs dist/bench/run.js.
  *
  * Scenario names: fleet (1, 2 and 4), baseline (2), ratelimit (3), logs (5), emulator (6),
- * provider (7), native (8), scale (9), clusters (10), readiness (11). docs/benchmarks.md says what each does and holds the latest figures.
+ * provider (7), native (8), scale (9), clusters (10), readiness (11), fastpath (12). docs/benchmarks.md says what each does and holds the latest figures.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -25,6 +25,7 @@ import { log, REPO_ROOT, round, type Row, type ScenarioResult } from "./lib/comm
 import * as baseline from "./scenarios/baseline";
 import * as clusters from "./scenarios/clusters";
 import * as emulatorLoad from "./scenarios/emulator-load";
+import * as fastPath from "./scenarios/fast-path";
 import * as fleet from "./scenarios/fleet";
 import * as logs from "./scenarios/logs";
 import * as native from "./scenarios/native";
@@ -50,12 +51,13 @@ const SCENARIOS: Scenario[] = [
   { name: "provider", title: "Scenario 7: the provider process", run: providerRss.run, engine: true },
   { name: "native", title: "Scenario 8: the native plugin against the dynamic resources", run: native.run, engine: true },
   { name: "scale", title: "Scenario 9: fleet scale, 10 to 1000 resources", run: scale.run, engine: true },
+  { name: "fastpath", title: "Scenario 12: PULUMI_SKIP_CHECKPOINTS=true and a kill -9 of the engine half-way through an up", run: fastPath.run, engine: true },
   { name: "clusters", title: "Scenario 10: waiting for clusters, in API calls", run: clusters.run, engine: false },
   { name: "readiness", title: "Scenario 11: readiness probes, RUNNING to usable and their API calls", run: readiness.run, engine: false },
 ];
 
 /** Every key of the results file, in order, so its shape does not depend on what ran. */
-const RESULT_KEYS = ["fleetUp", "apiCalls", "apiCallsBaseline", "rateLimit", "stateSize", "logStreaming", "emulator", "providerProcess", "nativeVsDynamic", "scale", "clusters", "readiness"];
+const RESULT_KEYS = ["fleetUp", "apiCalls", "apiCallsBaseline", "rateLimit", "stateSize", "logStreaming", "emulator", "providerProcess", "nativeVsDynamic", "scale", "fastPath", "clusters", "readiness"];
 
 function parseArgs(argv: string[]): { selected: string[]; all: boolean; repeats: number } {
   const selected: string[] = [];

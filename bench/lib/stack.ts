@@ -3,13 +3,16 @@
  * engine as the end-to-end suites run theirs (scripts/lib/engine.ts: the run's Pulumi home, the
  * engine from COMPUTE_PULUMI_ROOT, a file backend in a scratch folder), with what the scenarios
  * time and read: `up` timed from the call to its answer, `destroy`, the exported deployment and
- * the size of the backend's stack file.
+ * the size of the backend's stack file; and, for a run a scenario kills in the middle, the CLI
+ * as a child process of the bench's and `pulumi cancel`.
  */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { ConfigMap, Stack, UpResult } from "@pulumi/pulumi/automation";
-import { createEngineStack, fileBackend, REPO_ROOT } from "../../scripts/lib/engine";
+import { promisify } from "node:util";
+import type { ConfigMap, LocalWorkspace, Stack, UpResult } from "@pulumi/pulumi/automation";
+import { createEngineStack, engineRoot, fileBackend, REPO_ROOT } from "../../scripts/lib/engine";
 
 /** A scratch directory under the OS temp dir, removed by `cleanupScratch`. */
 export function scratchDir(name: string): string {
@@ -39,6 +42,19 @@ export interface BenchStack {
   exportDeployment(): Promise<Deployment>;
   /** The file backend's own stack file (what a state bucket holds), in bytes. */
   stateFileBytes(): number | undefined;
+  /**
+   * Sets (a string) or unsets (undefined) a variable of the environment the engine runs in for
+   * this stack: the Automation API's operations (the workspace's `envVars`) and `spawnCli`.
+   */
+  setEnv(name: string, value: string | undefined): void;
+  /**
+   * `pulumi <args> --stack <name>` as a child process of this one, in the program's folder and
+   * the stack's environment (with what `setEnv` set), stdout and stderr piped: a run a scenario
+   * can kill, which the Automation API's cannot be.
+   */
+  spawnCli(args: string[]): ChildProcess;
+  /** `pulumi cancel --yes`: clears the lock a killed run leaves on the file backend. */
+  cancel(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -56,13 +72,14 @@ export async function createStack(options: {
   config?: Record<string, string | number | boolean>;
 }): Promise<BenchStack> {
   const { name, program = "fleet", emulator, config = {} } = options;
+  const workDir = path.join(REPO_ROOT, "bench", "programs", program);
   const scratch = scratchDir(name);
   const stateDir = path.join(scratch, "state");
   let created;
   try {
     created = await createEngineStack({
       name,
-      workDir: path.join(REPO_ROOT, "bench", "programs", program),
+      workDir,
       backend: fileBackend(stateDir),
       passphrase: "bench-passphrase",
       config: {
@@ -75,7 +92,11 @@ export async function createStack(options: {
     cleanupScratch(scratch);
     throw error;
   }
-  const { stack, removeSettings } = created;
+  const { stack, removeSettings, cliEnv } = created;
+  const workspace = stack.workspace as LocalWorkspace;
+  /** The CLI's environment: the stack's, as the workspace holds it now (what `setEnv` changed included). */
+  const env = (): NodeJS.ProcessEnv => ({ ...cliEnv(), ...workspace.envVars });
+  const pulumi = path.join(engineRoot(), "bin", "pulumi");
 
   /** Keeps the tail of the engine's output, shown if an operation fails. */
   let output = "";
@@ -132,6 +153,16 @@ export async function createStack(options: {
       walk(stateDir);
       const file = files.find((f) => path.basename(f).startsWith(`${name}.json`));
       return file ? fs.statSync(file).size : undefined;
+    },
+    setEnv(variable, value) {
+      if (value === undefined) delete workspace.envVars[variable];
+      else workspace.envVars[variable] = value;
+    },
+    spawnCli(args) {
+      return spawn(pulumi, [...args, "--stack", name], { cwd: workDir, env: env(), stdio: ["ignore", "pipe", "pipe"] });
+    },
+    async cancel() {
+      await promisify(execFile)(pulumi, ["cancel", "--yes", "--stack", name], { cwd: workDir, env: env() });
     },
     async dispose() {
       // The state goes with the scratch folder; the settings file sits next to the program.

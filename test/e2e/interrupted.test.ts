@@ -1,4 +1,4 @@
-import { execFileSync, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createE2EStack, type E2EStack } from "./harness";
 import { GPU, sleep } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
@@ -6,6 +6,7 @@ import { resourceByToken } from "../../provider/resources";
 import { fingerprintOf } from "../../sdk";
 import { emulatorState, holdingsOf, REGISTRY_PASSWORD } from "./environment-stack";
 import { newPublicKey } from "../helpers/ssh-keys";
+import { processTree } from "../../scripts/lib/processes";
 
 jest.setTimeout(15 * 60_000);
 
@@ -29,23 +30,9 @@ function killStarted(): void {
   started.clear();
 }
 
-/**
- * The CLI and every process below it. The engine starts its language host and plugins in
- * process groups of their own, so a group kill would miss them: walk the parent links.
- */
-function treeOf(root: number): number[] {
-  const parents = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
-    .trim()
-    .split("\n")
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) for (const [pid, ppid] of parents) if (ppid === tree[i]) tree.push(pid);
-  return tree;
-}
-
 /** Kills the CLI alone, or the whole tree it started; remembers the tree for clean-up. */
 function kill(child: ChildProcess, what: "cli" | "tree"): void {
-  const tree = treeOf(child.pid!);
+  const tree = processTree(child.pid!);
   tree.forEach((pid) => started.add(pid));
   if (what === "cli") killProcess(child.pid!);
   else tree.forEach(killProcess);
