@@ -176,7 +176,8 @@ export function runPulumi(workDir: string, stack: string, env: NodeJS.ProcessEnv
 
 /** A stack's last checkpoint: what `pulumi stack export` prints as its deployment. */
 export interface Deployment {
-  resources?: Array<{ urn?: string; type: string; id?: string; outputs?: Record<string, unknown> }>;
+  /** `external`: a read resource (a `get`), which the stack records without owning it. */
+  resources?: Array<{ urn?: string; type: string; id?: string; external?: boolean; outputs?: Record<string, unknown> }>;
   pending_operations?: Array<{ type: string; resource: { urn: string; type: string } }>;
 }
 

@@ -191,7 +191,11 @@ export function describeUpgrades(face: Face): void {
         const upgraded = computeResources(await restored.state());
         expect(idsOf(upgraded)).toEqual(recordedIds);
         expect(await mutations(restored)).toEqual([]);
-        const rewritten = [...upgraded.keys()].filter((urn) => updates.some((key) => upgraded.get(urn)!.outputs?.[key] !== refreshed.get(urn)?.outputs?.[key])).sort();
+        // A read resource (a `get`, recorded since 0.3.0) is read again by every `up`, not
+        // updated: its new forwarder comes with the read, and the preview shows it as a read.
+        const rewritten = [...upgraded.keys()]
+          .filter((urn) => !upgraded.get(urn)!.external && updates.some((key) => upgraded.get(urn)!.outputs?.[key] !== refreshed.get(urn)?.outputs?.[key]))
+          .sort();
         expect(updated).toEqual(rewritten);
         for (const urn of updated) expect([urn, outputsBut(upgraded.get(urn), updates)]).toEqual([urn, outputsBut(refreshed.get(urn), updates)]);
         // Every forwarder in the state is today's build's after the `up` (its captured build string).

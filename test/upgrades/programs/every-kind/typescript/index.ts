@@ -1,8 +1,10 @@
 // Every resource kind of the builds of 2026-11-27: a network volume, a registry credential, a
 // template that pulls with it, an SSH key, a serverless endpoint and a cluster; a GPU pod from
 // the template on the stack's volume, a CPU pod, a stopped, a locked and a Jupyter pod; two
-// sandboxes. The YAML program beside it declares the same resources. `scratchIdleTimeout` is
-// the small real change the upgrade suite makes after the upgrade (an in-place update).
+// sandboxes; and, since 0.3.0, a read resource (a `get` of the template by its id, which a state
+// records without owning it). The YAML program beside it declares the same resources.
+// `scratchIdleTimeout` is the small real change the upgrade suite makes after the upgrade (an
+// in-place update).
 import * as pulumi from "@pulumi/pulumi";
 import * as compute from "pulumi-compute";
 
@@ -23,6 +25,9 @@ const template = new compute.Template("template", {
   env: { STAGE: "one" },
   registryId: registry.registryId,
 });
+
+// Read, not owned: what a `get` leaves in the state (0.3.0 and later).
+const templateRead = compute.Template.get("template-read", template.templateId);
 
 const key = new compute.SshKey("key", {
   publicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMw6omeNYv38+KO0JKLIblG4gruxlsSKvO2wQ4Aqn9nS upgrade@example",
@@ -112,6 +117,7 @@ const runner = new compute.Sandbox("runner", {
 
 export const volumeId = volume.volumeId;
 export const templateId = template.templateId;
+export const templateReadName = templateRead.serviceName;
 export const keyFingerprint = key.fingerprint;
 export const endpointId = endpoint.endpointId;
 export const clusterId = cluster.clusterId;
