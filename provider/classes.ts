@@ -1,12 +1,12 @@
 /**
  * The TypeScript dynamic resource classes, one per registry entry (provider/resources/), made by
  * one factory: the class's args are typed from the input list, its output properties from the
- * output list, and its provider forwards to the runtime by type token (provider/forwarder.ts).
+ * output list, and its recorded provider forwards to the runtime by type token (provider/forwarder.ts).
  * `classes` holds one per entry, by name, with no edit here for a new one; the named exports
  * below give each of today's kinds its own typed name.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { forwardingProvider } from "./forwarder";
+import { forwardingProvider, providerText } from "./forwarder";
 import { MAYBE_SECRET } from "./functions";
 import { RESOURCES } from "./resources";
 import { clusterResource } from "./resources/cluster";
@@ -19,14 +19,13 @@ import { sshKeyResource } from "./resources/ssh-key";
 import { templateResource } from "./resources/template";
 import { dynamicToken, secretInputs, secretOutputs, unresolved, type ArgOf, type ArgsOf, type InputList, type OutputList, type OutputProperties } from "./resources/definition";
 import { ownerMarkOf, secretInputNames } from "./stack-identity";
-import { DYNAMIC_MODULE } from "./tokens";
 
 /** A resource object: its outputs, and `name` where it has that input (echoed with the name `check` resolved). */
 export type ResourceObject<I extends InputList, O extends OutputList> = pulumi.dynamic.Resource &
   OutputProperties<O> &
   (I extends { name: unknown } ? { readonly name: pulumi.Output<string> } : unknown);
 
-/** A resource class: `new Pod(name, args, opts)`, with `provider` the one object Pulumi serializes for it. */
+/** A resource class: `new Pod(name, args, opts)`, with `provider` the object its recorded `__provider` text yields. */
 export interface ResourceClass<I extends InputList, O extends OutputList> {
   new (name: string, args: ArgsOf<I>, opts?: pulumi.CustomResourceOptions): ResourceObject<I, O>;
   /**
@@ -44,8 +43,6 @@ export interface ResourceClass<I extends InputList, O extends OutputList> {
  */
 function makeClass(definition: { name: string; inputs: InputList; outputs: OutputList; idOutput: string }): AnyResourceClass {
   const token = dynamicToken(definition);
-  // One provider object per type: Pulumi caches its serialization per object.
-  const provider = forwardingProvider(token);
   // Inputs that are always secret are kept secret in the state whatever the program passed.
   const alwaysSecret = secretInputs(definition.inputs);
   const secrets = [...secretOutputs(definition.outputs), ...alwaysSecret];
@@ -66,20 +63,34 @@ function makeClass(definition: { name: string; inputs: InputList; outputs: Outpu
     for (const key of alwaysSecret) if (args[key] !== undefined) args[key] = pulumi.secret(args[key]);
     return [{ ...placeholders, ...args, namePrefix: name, ownerMark: ownerMarkOf(name, token, opts), secretInputs: secretInputNames(args) }, secretOutputsOf([])];
   }
-  const made = class extends pulumi.dynamic.Resource {
-    static readonly provider = provider;
+  /**
+   * A dynamic resource, registered as `pulumi.dynamic.Resource` registers one (its type token,
+   * `pulumi-nodejs:dynamic/compute:<Name>`, and the provider's code under `__provider`), with the
+   * code written by provider/forwarder.ts instead of serialized by Pulumi: a hundred-odd bytes
+   * per resource instead of about three thousand, twice.
+   */
+  const made = class extends pulumi.CustomResource {
+    static get provider(): pulumi.dynamic.ResourceProvider {
+      return forwardingProvider(token);
+    }
     /** The live object `id`, which the stack does not own: read, never created (see `ResourceClass.get`). */
     static get(name: string, id: pulumi.Input<pulumi.ID>, opts: pulumi.CustomResourceOptions = {}) {
       return new made(name, {}, { ...opts, id });
     }
     constructor(name: string, given: Record<string, unknown>, opts: pulumi.CustomResourceOptions = {}) {
-      super(provider, name, ...registration(name, given, opts), DYNAMIC_MODULE, definition.name);
+      const [props, options] = registration(name, given, opts);
+      // Made per resource: it names the stack, which is known once the program runs.
+      super(token, name, { ...props, __provider: providerText(token) }, options);
       // The id output is the resource's id: known in the preview of an update too, where the
       // dynamic-provider host leaves every other output unknown (it has no preview of updates).
       Object.defineProperty(this, definition.idOutput, { value: this.id, enumerable: true });
     }
   };
   Object.defineProperty(made, "name", { value: definition.name });
+  // Still a `pulumi.dynamic.Resource` to `instanceof`, as the classes of 0.3.0 and before were:
+  // that class adds nothing to `pulumi.CustomResource` but its constructor, which is skipped
+  // (the constructor above calls CustomResource's).
+  Object.setPrototypeOf(made.prototype, pulumi.dynamic.Resource.prototype);
   return made;
 }
 

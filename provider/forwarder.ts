@@ -1,60 +1,49 @@
 /**
- * The provider object Pulumi serializes into the state for each resource type. It only
- * forwards to this package's runtime, required by package name inside each method, so the
- * serialized text holds a few hundred bytes of code and captures no SDK, schema, configuration
- * or secret (only the build, the type token and the stack's name); the installed package's current runtime is what runs. The captured build string
- * changes with the package version, so `diff` notices a new build and the state is updated.
+ * What a dynamic resource records under `__provider`: the code the engine's dynamic-provider
+ * host loads to serve it (`require-from-string`, then `.handler()`), and runs again from the
+ * state for `refresh` and `destroy`. It only forwards to this package's runtime, required by
+ * package name, so the installed package's current runtime is what runs, and it captures no SDK,
+ * schema, configuration or secret: only the type token, the build and the stack's name.
+ *
+ * Written here as one line of text rather than serialized by Pulumi from a provider object
+ * (what `pulumi.dynamic.Resource` does): the serializer wraps each captured method in its own
+ * environment, about 3 kB per resource, and the state holds the text twice (inputs and
+ * outputs), so the engine's checkpoint after every step rewrote 6 kB per resource of a stack
+ * (docs/benchmarks.md, scenario 9). This text is about 130 bytes.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { packageBuild } from "../sdk/version";
 
-/** `name@version` of the installed package (sdk/version.ts), read once at module load; captured by the serialized methods. */
-const PROVIDER_BUILD: string = packageBuild();
+/** The runtime's module, by package name: resolved from the program's folder, as the host does. */
+export const RUNTIME_MODULE = "pulumi-compute/provider-runtime";
 
 /**
- * The stack the program runs, captured too: `refresh` and `destroy` configure the provider
- * with the settings recorded at the last `up`, and when that key was rotated away the runtime
- * reads this stack's current `compute:apiKey` (provider/runtime/credentials.ts). The dynamic
- * host tells a provider nothing else about the stack. Empty outside a Pulumi program.
+ * The stack the program runs, captured: `refresh` and `destroy` configure the provider with the
+ * settings recorded at the last `up`, and when that key was rotated away the runtime reads this
+ * stack's current `compute:apiKey` (provider/runtime/credentials.ts). The dynamic host tells a
+ * provider nothing else about the stack. Empty outside a Pulumi program.
  */
-const STACK: string = (() => {
+function currentStack(): string {
   try {
     return (require("@pulumi/pulumi") as typeof pulumi).getStack() ?? "";
   } catch {
     return "";
   }
-})();
-
-type RuntimeModule = typeof import("./runtime");
+}
 
 /**
- * The provider of the resource type `token` (its dynamic type token, `pulumi-nodejs:dynamic/compute:Pod`).
- * The token is the one value captured besides the build: the runtime finds the resource's
- * definition by it, and the policy pack recognises the resource by it (policy/resources.ts).
+ * The `__provider` text of the resource type `token` (its dynamic type token,
+ * `pulumi-nodejs:dynamic/compute:Pod`). The runtime finds the resource's definition by the token,
+ * and the policy pack recognises the resource by it (policy/resources.ts). The build
+ * (`pulumi-compute@0.4.0`) makes the text change with the package version, so `diff` notices a
+ * new build and the `up` records the new text.
  */
+export function providerText(token: string): string {
+  const args = [token, packageBuild(), currentStack()].map((value) => JSON.stringify(value)).join(", ");
+  return `exports.handler = () => require(${JSON.stringify(RUNTIME_MODULE)}).forward(${args});\n`;
+}
+
+/** The provider object the text of `token` yields, from this copy of the runtime (in-process callers). */
 export function forwardingProvider(token: string): pulumi.dynamic.ResourceProvider {
-  return {
-    async configure(req) {
-      void PROVIDER_BUILD;
-      (require("pulumi-compute/provider-runtime") as RuntimeModule).configure(req.config, { stack: STACK || undefined });
-    },
-    async check(olds, news) {
-      return (require("pulumi-compute/provider-runtime") as RuntimeModule).handlersFor(token).check(olds, news);
-    },
-    async diff(id, olds, news) {
-      return (require("pulumi-compute/provider-runtime") as RuntimeModule).handlersFor(token).diff(id, olds, news);
-    },
-    async create(inputs) {
-      return (require("pulumi-compute/provider-runtime") as RuntimeModule).handlersFor(token).create(inputs);
-    },
-    async read(id, props) {
-      return (require("pulumi-compute/provider-runtime") as RuntimeModule).handlersFor(token).read(id, props ?? {});
-    },
-    async update(id, olds, news) {
-      return (require("pulumi-compute/provider-runtime") as RuntimeModule).handlersFor(token).update(id, olds, news);
-    },
-    async delete(id, props) {
-      return (require("pulumi-compute/provider-runtime") as RuntimeModule).handlersFor(token).remove(id, props);
-    },
-  };
+  return (require("./runtime") as typeof import("./runtime")).forward(token, packageBuild(), currentStack());
 }

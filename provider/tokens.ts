@@ -1,12 +1,12 @@
 /**
  * The type tokens of this package, spelled once: the native plugin's package (`compute`) and
- * its `compute:index:<Name>` tokens, and the module the dynamic resources register under
- * (Pulumi gives them `pulumi-nodejs:dynamic/compute:<Name>`).
+ * its `compute:index:<Name>` tokens, and the dynamic resources' `pulumi-nodejs:dynamic/compute:<Name>`
+ * (the token `pulumi.dynamic.Resource` gives a resource of module `compute` and type `<Name>`).
  */
 export const PACKAGE_NAME = "compute";
 
-/** The module a dynamic resource class passes to `pulumi.dynamic.Resource`. */
-export const DYNAMIC_MODULE = "compute";
+/** The module of this package's dynamic resources. */
+const DYNAMIC_MODULE = "compute";
 
 /** `compute:index:<name>`: a native resource, type or function. */
 export function nativeToken(name: string): string {

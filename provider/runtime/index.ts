@@ -5,6 +5,7 @@
  * Every method goes through `guarded`: it learns which input values are secret before anything
  * runs, and nothing leaves it (errors, check failures) without those values replaced.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { RESOURCES, resourceByToken } from "../resources";
 import { nativeToken } from "../resources/definition";
 import type { CheckFailure } from "../resources/check-failures";
@@ -15,7 +16,8 @@ export { ownedByStack } from "./props";
 import { credentials, requireConfiguredKey } from "./credentials";
 import { userFacing, withoutHostPrint } from "./errors";
 import { learnSecrets, redact, redactError } from "./secrets";
-export { configure } from "./settings";
+import { configure } from "./settings";
+export { configure };
 export { credentials } from "./credentials";
 export type { Handlers } from "./handlers";
 
@@ -83,7 +85,8 @@ export const resources: Readonly<Record<string, Handlers>> = Object.fromEntries(
  *   `sandbox.<method>`, the two kinds those builds had;
  * - builds of 2026-11-25 before the credentials change (afcc84d to a43e3ca): `configure(config)`,
  *   then `handlersFor(token).<method>`;
- * - builds since: `configure(config, { stack })`, then `handlersFor(token).<method>`.
+ * - builds of 2026-11-25 to 0.3.0: `configure(config, { stack })`, then `handlersFor(token).<method>`;
+ * - builds since: `forward(token, build, stack)`, the provider object below (provider/forwarder.ts).
  * The methods are the Handlers interface's, by those names (`remove` for delete).
  */
 export const pod: Handlers = resources.pod!;
@@ -114,6 +117,26 @@ export function handlersFor(token: string): Handlers {
       const { inputs: _foreign, ...rest } = read;
       return rest;
     },
+  };
+}
+
+/**
+ * The provider object a dynamic resource's recorded `__provider` text yields (provider/forwarder.ts):
+ * the engine's dynamic-provider host configures it once per text, then calls its methods.
+ * `build` is the package build that wrote the text; only the text's change matters (it makes
+ * `diff` record a new build), so it is not read here.
+ */
+export function forward(token: string, _build: string, stack: string): pulumi.dynamic.ResourceProvider {
+  return {
+    async configure(request) {
+      configure(request.config, { stack: stack || undefined });
+    },
+    check: (olds, news) => handlersFor(token).check(olds, news),
+    diff: (id, olds, news) => handlersFor(token).diff(id, olds, news),
+    create: (inputs) => handlersFor(token).create(inputs),
+    read: (id, props) => handlersFor(token).read(id, props ?? {}),
+    update: (id, olds, news) => handlersFor(token).update(id, olds, news),
+    delete: (id, props) => handlersFor(token).remove(id, props),
   };
 }
 

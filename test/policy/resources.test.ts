@@ -3,18 +3,16 @@ import { costKindOf } from "../../policy/resources";
 import { ROOT } from "../helpers/fixtures";
 
 /**
- * The serialized providers exactly as `pulumi.dynamic.Resource` stores them in `__provider`,
- * made in a plain Node process from the built package (jest's module registry would change
- * what the serializer sees).
+ * The `__provider` texts the resource classes register (provider/forwarder.ts), from the built
+ * package in a plain Node process, as a program makes them.
  */
 function serializedProviders(): { pod: string; sandbox: string } {
   const script = `
-    const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure");
-    const { Pod: { provider: podProvider }, Sandbox: { provider: sandboxProvider } } = require("./dist/provider/classes.js");
-    Promise.all([podProvider, sandboxProvider].map((p) => serializeFunction(() => p, { allowSecrets: true })))
-      .then(([pod, sandbox]) => process.stdout.write(JSON.stringify({ pod: pod.text, sandbox: sandbox.text })));`;
+    const { providerText } = require("./dist/provider/forwarder.js");
+    const { dynamicToken } = require("./dist/provider/tokens.js");
+    process.stdout.write(JSON.stringify({ pod: providerText(dynamicToken("Pod")), sandbox: providerText(dynamicToken("Sandbox")) }));`;
   const run = spawnSync(process.execPath, ["-e", script], { cwd: ROOT, encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`serializing the providers failed:\n${run.stderr}`);
+  if (run.status !== 0) throw new Error(`making the providers' texts failed:\n${run.stderr}`);
   return JSON.parse(run.stdout) as { pod: string; sandbox: string };
 }
 
@@ -26,7 +24,7 @@ describe("which resources the cost policies price", () => {
     expect(costKindOf("pulumi-nodejs:dynamic/compute:Sandbox", {})).toBe("sandbox");
   });
 
-  it("a dynamic resource under the generic token, by the provider it was serialized with", () => {
+  it("a dynamic resource under the generic token, by the provider text it recorded", () => {
     const { pod, sandbox } = serializedProviders();
     expect(costKindOf("pulumi-nodejs:dynamic:Resource", { __provider: pod })).toBe("pod");
     expect(costKindOf("pulumi-nodejs:dynamic:Resource", { __provider: sandbox })).toBe("sandbox");

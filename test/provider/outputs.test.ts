@@ -11,6 +11,10 @@ import { classes } from "../../provider/classes";
 import { RESOURCES } from "../../provider/resources";
 import type { FieldSpec, OutputList } from "../../provider/resources/definition";
 import { exampleOf } from "./examples";
+import { providerText } from "../../provider/forwarder";
+import { dynamicToken } from "../../provider/resources/definition";
+
+const budgets = require("../../bench/budgets.json") as { serializedProviderBytes: number };
 
 /** The Outputs table docs/provider.md must hold for a list (printed on a mismatch, ready to paste). */
 function docsTable(list: OutputList): string[] {
@@ -50,12 +54,18 @@ describe("docs/provider.md documents exactly the listed outputs", () => {
   });
 });
 
+/** What each resource registered with the engine (its type token and inputs), by its name. */
+const registered = new Map<string, { type: string; inputs: Record<string, unknown> }>();
+
 describe("a resource object has an output property per listed output", () => {
   beforeAll(() =>
     pulumi.runtime.setMocks(
       {
         // Each output resolves to its own name, so a property wired to the wrong key shows.
-        newResource: (args) => ({ id: `${args.name}-id`, state: { ...args.inputs, ...Object.fromEntries(RESOURCES.flatMap((definition) => Object.keys(definition.outputs)).map((key) => [key, key])) } }),
+        newResource: (args) => {
+          registered.set(args.name, { type: args.type, inputs: args.inputs });
+          return { id: `${args.name}-id`, state: { ...args.inputs, ...Object.fromEntries(RESOURCES.flatMap((definition) => Object.keys(definition.outputs)).map((key) => [key, key])) } };
+        },
         call: (args) => args.inputs,
       },
       "outputs-test",
@@ -76,5 +86,24 @@ describe("a resource object has an output property per listed output", () => {
     // The id output is the resource's id (known in a preview of its update); every other output its own key.
     expect(values).toEqual(Object.keys(list).map((key) => (key === definition.idOutput ? "listed-id" : key)));
     if (named) expect(await valueOf(object.name!)).toBe("listed");
+  });
+});
+
+describe("a resource registers what pulumi.dynamic.Resource registered, with a one-line provider", () => {
+  it.each(KINDS)("%s", async (resource, definition) => {
+    const named = "name" in definition.inputs;
+    const object = new classes[resource]!(`registered-${resource}`, { ...exampleOf(definition), ...(named ? { name: "registered" } : {}) });
+    // A program that tells dynamic resources apart by class still can.
+    expect(object).toBeInstanceOf(pulumi.dynamic.Resource);
+    expect(object).toBeInstanceOf(pulumi.CustomResource);
+    await new Promise<void>((resolve) => object.urn.apply(() => resolve()));
+    const { type, inputs } = registered.get(`registered-${resource}`)!;
+    // The token earlier builds registered under: a stack's resources keep their URNs.
+    expect(type).toBe(dynamicToken(definition));
+    // What the dynamic-provider host loads: the runtime, by package name, and this type's token.
+    const text = inputs.__provider as string;
+    expect(text).toBe(providerText(type));
+    expect(text).toContain(`require("pulumi-compute/provider-runtime").forward(${JSON.stringify(type)}, `);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(budgets.serializedProviderBytes);
   });
 });

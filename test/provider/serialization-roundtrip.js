@@ -1,8 +1,8 @@
 // Runs in a plain Node process (not jest: jest replaces Node's module registry, so it cannot
-// show what the engine's dynamic-provider host will do). Serializes each provider exactly as
-// `pulumi.dynamic.Resource` does, loads the text back as the host does (require-from-string,
-// with the project as working directory), and drives check/create/read/delete against an
-// emulator. Prints one JSON line with what it saw; serialization.test.ts asserts on it.
+// show what the engine's dynamic-provider host will do). Takes the `__provider` text each class
+// registers (provider/forwarder.ts), loads it back as the host does (require-from-string, with
+// the project as working directory), and drives check/create/read/delete against an emulator.
+// Prints one JSON line with what it saw; serialization.test.ts asserts on it.
 "use strict";
 const path = require("node:path");
 
@@ -10,11 +10,8 @@ const root = path.resolve(__dirname, "../..");
 process.chdir(root);
 const SECRET_ENV = "env-secret-value-7d1f0c";
 
-async function roundTrip(kind, provider, args, emulator) {
-  const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure");
+async function roundTrip(kind, text, args, emulator) {
   const requireFromString = require("require-from-string");
-  const serialized = await serializeFunction(() => provider, { allowSecrets: true });
-  const text = serialized.text;
   const loaded = requireFromString(text).handler();
   const settings = { "compute:baseUrl": emulator.url, "compute:apiKey": emulator.apiKey };
   await loaded.configure({ config: { get: (key) => settings[key] } });
@@ -41,16 +38,17 @@ async function roundTrip(kind, provider, args, emulator) {
   const { startEmulator } = require(path.join(root, "dist/emulator"));
   const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true });
   try {
-    const { Pod: { provider: podProvider }, Sandbox: { provider: sandboxProvider } } = require(path.join(root, "dist/provider/classes.js"));
+    const { providerText } = require(path.join(root, "dist/provider/forwarder.js"));
+    const { dynamicToken } = require(path.join(root, "dist/provider/tokens.js"));
     const pod = await roundTrip(
       "pod",
-      podProvider,
+      providerText(dynamicToken("Pod")),
       { name: "serialized-pod", image: "alpine", cpu: { id: "cpu3c", vcpuCount: 2 }, env: { TOKEN: SECRET_ENV } },
       emulator,
     );
     const sandbox = await roundTrip(
       "sandbox",
-      sandboxProvider,
+      providerText(dynamicToken("Sandbox")),
       { name: "serialized-sandbox", image: "python:3.12", compute: { vcpuCount: 1, memoryInGb: 1, containerDiskInGb: 1 }, env: { TOKEN: SECRET_ENV } },
       emulator,
     );
