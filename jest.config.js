@@ -1,14 +1,17 @@
 /**
  * Two projects; jest prints each suite's project name, so a failure says which answer shape.
- * - `default`: every suite (unit, emulator HTTP, provider, CLI, and the end-to-end suites that
- *   drive the real Pulumi engine), against the emulator's seed shape (our reading of the API).
+ * - `default`: every suite (unit, emulator HTTP, provider, CLI, provider protocol, and the
+ *   end-to-end suites that drive the real Pulumi engine), against the emulator's seed shape (our
+ *   reading of the API).
  * - `public-shape`: the suites whose clients talk to an in-process emulator, again, with every
  *   emulator answering as the public OpenAPI describes (COMPUTE_EMULATOR_SHAPE=public): what our
  *   clients must survive from the real service. `--selectProjects public-shape` runs only it.
- *   The provider behaviours of the end-to-end suites basic, changes and faults run there at the
- *   provider protocol (test/e2e/plugin-protocol.test.ts: the built plugin called as the engine
- *   calls it), not through the engine again: the same cases against the public shape, in
- *   seconds instead of minutes; what only the engine does does not depend on the answer shape.
+ * Every provider behaviour of the end-to-end suites basic, changes and faults runs at the
+ * provider protocol (test/e2e/plugin-protocol.test.ts: the built plugin called over gRPC as the
+ * engine calls it), in both projects, so against both answer shapes, in seconds. The engine
+ * suites keep what only the engine shows (the state and the secrets in it, a diff turned into an
+ * update or a replace step and recorded, a failed create recorded and resumed by the next `up`),
+ * on a few representative cases, in `default` only: that part does not depend on the answer shape.
  */
 const common = {
   testEnvironment: "node",
@@ -37,8 +40,9 @@ module.exports = {
       ...common,
       displayName: "default",
       testMatch: ["**/*.test.ts"],
-      // The engine suites cover these behaviours against the seed shape.
-      testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/e2e/plugin-protocol\\.test\\.ts$"],
+      // Every suite, the provider protocol's included: it holds the provider behaviours of the
+      // engine suites basic, changes and faults, which keep only what the engine shows.
+      testPathIgnorePatterns: ["/node_modules/"],
     },
     {
       ...common,

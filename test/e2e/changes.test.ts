@@ -1,10 +1,17 @@
 import { createE2EStack, type E2EStack } from "./harness";
-import { IN_PLACE_CHANGES, REPLACING_CHANGES, START_POD, statusAfter } from "./pod-change-cases";
+import { IN_PLACE_CHANGES, REPLACING_CHANGES, START_POD, statusAfter, throughTheEngine } from "./pod-change-cases";
 
 jest.setTimeout(15 * 60_000);
 
 type PodOut = { id: string; status: string; gpuTypeId: string | null };
 
+/**
+ * What the engine makes of the provider's diff: an update step or a replace step (the new pod
+ * created, the old one deleted), recorded in the state, and nothing left to do afterwards. The
+ * engine's part is the same for every field, so it runs on a representative subset of the pod's
+ * update/replace table (pod-change-cases.ts `THROUGH_THE_ENGINE` says which and why); every case
+ * of the table runs at the provider protocol, in both answer shapes (plugin-protocol.test.ts).
+ */
 describe("in-place updates and replacements through the real engine", () => {
   let e2e: E2EStack;
   let pod: Record<string, unknown>;
@@ -27,7 +34,7 @@ describe("in-place updates and replacements through the real engine", () => {
   });
   afterAll(() => e2e?.dispose());
 
-  it.each(IN_PLACE_CHANGES)("changing %s updates the same pod in place", async (_field, change) => {
+  it.each(throughTheEngine(IN_PLACE_CHANGES))("changing %s updates the same pod in place", async (_field, change) => {
     const { out, summary } = await upWith(change);
     expect(summary.update).toBe(1);
     expect(summary.replace ?? 0).toBe(0);
@@ -35,7 +42,7 @@ describe("in-place updates and replacements through the real engine", () => {
     expect(out.status).toBe(statusAfter(change));
   });
 
-  it.each(REPLACING_CHANGES)("changing %s replaces the pod: a new id, the old one gone from the service", async (_field, change) => {
+  it.each(throughTheEngine(REPLACING_CHANGES))("changing %s replaces the pod: a new id, the old one gone from the service", async (_field, change) => {
     const { out, summary } = await upWith(change);
     expect(summary.replace).toBe(1);
     expect(out.id).not.toBe(lastId);

@@ -6,12 +6,14 @@
  * read, delete), against an in-process emulator. The plugin runs the same provider runtime as the
  * dynamic resources.
  *
- * It runs in the `public-shape` jest project (jest.config.js), where the emulator answers as the
- * public OpenAPI describes: each case of those three suites is run there against the public
- * shape, as the engine suites run them against the seed shape, for a few seconds instead of the
- * minutes three more engine suites take. What only the engine does (state files, secrets
- * encrypted in them, the plan it prints) does not depend on the answer shape and stays with the
- * engine suites.
+ * It runs in both jest projects (jest.config.js): against the emulator's seed shape (`default`)
+ * and against the public OpenAPI's (`public-shape`), every provider behaviour of those three
+ * suites each time, in seconds: the whole update/replace table of the pod (pod-change-cases.ts)
+ * and every fault case. This suite is where they are proven; the engine suites keep only what
+ * the engine itself shows (the state and the secrets encrypted in it, the plan it prints, a diff
+ * turned into an update or a replace step and recorded, a failed create recorded and resumed by
+ * the next `up`), on a few representative cases and against the seed shape alone: that part does
+ * not depend on the answer shape.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -89,9 +91,20 @@ function usePlugin() {
     env.fixture = await listedIds(fixture);
     await fixture.close();
     env.engine = await fakeEngine();
-    // As the engine starts it: in the project's folder, the engine's address last; the backend
-    // and the Pulumi home are the stack's own (the owner mark reads the backend), and no
-    // COMPUTE_* setting of this process reaches it.
+    await startPlugin();
+  });
+  afterAll(async () => {
+    await stopPlugin();
+    await env.engine?.close();
+    await env.emulator?.close();
+    if (env.scratch) rmSync(env.scratch, { recursive: true, force: true });
+  });
+
+  /** The plugin as the engine starts it for a run: spawned, its port read, the handshake, Configure. */
+  async function startPlugin() {
+    // In the project's folder, the engine's address last; the backend and the Pulumi home are
+    // the stack's own (the owner mark reads the backend), and no COMPUTE_* setting of this
+    // process reaches it.
     const childEnv: NodeJS.ProcessEnv = { PULUMI_BACKEND_URL: `file://${path.join(env.scratch, "state")}`, PULUMI_HOME: path.join(env.scratch, "home") };
     for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("COMPUTE_") && !key.startsWith("PULUMI_")) childEnv[key] = value;
     env.plugin = spawn(process.execPath, [MAIN, env.engine.address], { cwd: env.scratch, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
@@ -110,18 +123,26 @@ function usePlugin() {
     env.rpc = connect(Number(port));
     await env.rpc.handshake(new prov.ProviderHandshakeRequest().setEngineAddress(env.engine.address));
     await configure(env.emulator.apiKey);
-  });
-  afterAll(async () => {
+  }
+
+  async function stopPlugin() {
     env.rpc?.close();
     if (env.plugin && env.plugin.exitCode === null) {
       const gone = new Promise((resolve) => env.plugin.once("exit", resolve));
       env.plugin.kill("SIGTERM");
       await gone;
     }
-    await env.engine?.close();
-    await env.emulator?.close();
-    if (env.scratch) rmSync(env.scratch, { recursive: true, force: true });
-  });
+  }
+
+  /**
+   * A new engine run: the engine starts a provider process for each `up`, so what a process
+   * keeps for its run (the checked key, the left-behind lists: shared-reads.ts `forRun`, the
+   * ids it adopted) starts empty again, and the run's first calls make those requests afresh.
+   */
+  async function newRun() {
+    await stopPlugin();
+    await startPlugin();
+  }
 
   /** What the engine sends from the stack's config (`compute:baseUrl`, `compute:apiKey`). */
   async function configure(apiKey: string) {
@@ -215,11 +236,10 @@ function usePlugin() {
     env.emulator = await startEmulator({ ...emulatorOptions(), port });
   }
 
-  return { env, configure, check, create, diff, update, remove, refresh, up, changes, api, liveIds, restartEmulator };
+  return { env, configure, newRun, check, create, diff, update, remove, refresh, up, changes, api, liveIds, restartEmulator };
 }
 
-/** The state's ids by kind, as the engine suites compare them with what runs. */
-/** The ids of what the engine recorded, by kind: every registered kind a key. */
+/** The ids of what the engine recorded, by kind (every registered kind a key), as the engine suites compare them with what runs. */
 function idsOf(resources: Recorded[]): IdsByKind {
   const ids = noIds();
   for (const r of resources) ids[resourceByToken(r.type)!.kind]!.push(r.id);
@@ -345,11 +365,28 @@ describe("the provider behaviours of test/e2e/faults.test.ts", () => {
 
   it("a 429 storm: every request waits out Retry-After and the stack converges", async () => {
     await p.env.control.addFault({ path: "/v2/*", status: 429, retryAfter: 1, times: 6 });
+    // A run of its own, as an `up` starts one: the storm meets the run's first requests too
+    // (the key check, the left-behind lists), not only the creates'.
+    await p.newRun();
     await upAll([
       [POD, "a", { image: "i", gpu: { id: GPU.a5000 } }],
       [SANDBOX, "s", sandbox],
     ]);
     expect((await p.env.control.requests()).filter((r) => r.status === 429).length).toBe(6);
+    await expectConverged({ pods: 1, sandboxes: 1 });
+  });
+
+  it("dozens of consecutive 429s on the left-behind lookup: honoured for as long as they come, and the creates converge in one run", async () => {
+    // 24 in a row on the sandbox list, Retry-After: 1 (more than the 10 retries a count allowed).
+    await p.env.control.addFault({ method: "GET", path: "/v2/sandboxes", status: 429, retryAfter: 1, times: 24 });
+    // A new run: the lookup is made once per run (shared-reads.ts `forRun`), so an earlier
+    // case's would otherwise answer it.
+    await p.newRun();
+    await upAll([
+      [POD, "a", { image: "i", gpu: { id: GPU.a5000 } }],
+      [SANDBOX, "s", sandbox],
+    ]);
+    expect((await p.env.control.requests()).filter((r) => r.status === 429).length).toBe(24);
     await expectConverged({ pods: 1, sandboxes: 1 });
   });
 
@@ -403,7 +440,9 @@ describe("the provider behaviours of test/e2e/faults.test.ts", () => {
     recorded.push({ type: POD, name: "a", id: failure.getId(), declared: news, inputs, outputs: js(failure.getProperties()) });
     await expectConverged({ pods: 1, sandboxes: 0 });
 
-    // The next up updates the recorded pod (the engine does so for a resource whose create failed).
+    // The next up, a provider process of its own, updates the recorded pod (the engine does so
+    // for a resource whose create failed): what the state holds is all it has to go on.
+    await p.newRun();
     const resumed = await p.update(recorded[0]!, await p.check(POD, "a", news, inputs));
     recorded[0] = resumed;
     expect(resumed.outputs.status).toBe("RUNNING");
