@@ -11,7 +11,9 @@
  * create → for each kind an update in place, a replace and a preview error naming the field →
  * preview and refresh clean → (native programs) `pulumi import` of each kind made outside the
  * stack → a volume something outside the stack mounts cannot be deleted → destroy leaves nothing
- * of the stack on the service, and the account's own SSH keys where they were.
+ * of the stack on the service, and the account's own SSH keys where they were. A few cases prove
+ * a rule of the provider runtime, which the engine handles the same way whatever the rule: each
+ * of those runs in one face (or two), as BAD_INPUT's comment says, and at the provider level.
  *
  * Beside them, each program reads what the stack does not own (docs/lookups.md), from stack
  * config: a template made outside the stack with the SDK, by a static `get` (a read resource),
@@ -148,6 +150,48 @@ export interface EnvironmentStack {
   outside: { templateId: string; volumeName: string };
 }
 
+/** How the program reaches the provider runtime: the dynamic classes, or the native plugin from Python or YAML. */
+export type Face = "typescript" | "python" | "yaml";
+
+/**
+ * Where a case runs through the engine. Every case runs in every face but these, each a rule of
+ * the provider runtime (the same code in all three faces: the dynamic-provider host runs it for
+ * TypeScript, the native plugin for Python and YAML) for which the engine adds nothing that
+ * depends on the rule or the language: each runs where this says, and the rule itself is proven
+ * at the provider level (test/provider/environment.test.ts), which is cheaper than an engine
+ * operation (3-4 CPU-seconds of process start-ups each, on a 2-core machine).
+ *
+ * - The bad inputs: a failed check, which the engine prints and stops the preview at. How it
+ *   prints one depends on the face (the dynamic face prints a failure without a property, the
+ *   native face with one), never on the rule; so each rule runs in one face, two in each, and
+ *   every face still proves its own path. Each rule is also asserted at the provider level: the
+ *   failure names the field and the rule, and the check sends nothing but GETs.
+ *   - typescript: shrinking the volume (a rule on the recorded size, which the dynamic-provider
+ *     host passes as the olds), a template port that is not port/protocol (an element of a list);
+ *   - python: a volume tier the data center does not offer (two config keys at once), more minimum
+ *     than maximum endpoint workers (a nested input through the SDK's `...Args` class);
+ *   - yaml: an empty registry username (a secret input), a public key that is not an
+ *     authorized_keys line.
+ * - A key registered by hand is a preview error that says to import it: the same failed check,
+ *   in the face that imports (`importOutside`: YAML), whose import cases then take that key over.
+ * - The endpoint's estimate at preview: a line the check prints, through the same sink as the
+ *   template's warnings, which every face checks at its update (and test/e2e/cost.test.ts, in
+ *   the dynamic face and in YAML): python.
+ * - A volume a pod outside the stack mounts refuses destroy: destroy does not run the program, so
+ *   Python and YAML reach the native plugin the same way: typescript (the dynamic-provider host)
+ *   and yaml.
+ */
+const BAD_INPUT: ReadonlyArray<[string, Face, Record<string, string>, RegExp[]]> = [
+  ["shrinking the volume", "typescript", { volumeSize: "10" }, [/size: cannot shrink from 30 GB to 10 GB/]],
+  ["a volume tier the data center does not offer", "python", { volumeDataCenter: "US-CA-2", volumeType: "HIGH_PERFORMANCE" }, [/type: data center US-CA-2 offers STANDARD volumes, not HIGH_PERFORMANCE/]],
+  ["a template port that is not port/protocol", "typescript", { templatePort: "8888/udp" }, [/ports\[1\]/]],
+  ["an empty registry username", "yaml", { registryUsername: "" }, [/username/]],
+  ["a public key that is not an authorized_keys line", "yaml", { sshPublicKey: "ssh-ed25519 not/a/key!" }, [/publicKey: must be one authorized_keys line/]],
+  ["more minimum than maximum endpoint workers", "python", { endpointWorkersMin: "6" }, [/workers\.min: must not exceed workers\.max/]],
+];
+const ESTIMATE_FACES: readonly Face[] = ["python"];
+const DESTROY_REFUSED_FACES: readonly Face[] = ["typescript", "yaml"];
+
 interface Options {
   /** Native programs only: `pulumi import` of each kind made outside the stack (YAML writes the declarations). */
   importOutside?: boolean;
@@ -158,7 +202,7 @@ interface Options {
  * YAML program given `importOutside` runs from a copy in a temporary folder, so the suite can add
  * the declarations `pulumi import` prints to it.
  */
-export function describeEnvironmentStack(name: string, program: string, options: Options = {}): void {
+export function describeEnvironmentStack(name: string, program: string, face: Face, options: Options = {}): void {
   const env = {} as EnvironmentStack;
   /** The stack config the program reads now (the program's defaults for what is not set). */
   const config: Record<string, string> = {};
@@ -325,7 +369,7 @@ export function describeEnvironmentStack(name: string, program: string, options:
     expect(JSON.stringify(credential)).not.toContain(REGISTRY_PASSWORD);
   });
 
-  it("preview estimates the endpoint: workers.min × one worker's price, the ceiling at workers.max", async () => {
+  if (ESTIMATE_FACES.includes(face)) it("preview estimates the endpoint: workers.min × one worker's price, the ceiling at workers.max", async () => {
     const flavor = (await env.client.catalog.cpuFlavors()).find((f) => f.id === "cpu3c")!;
     const worker = flavor.price.serverlessPerVcpu! * 2;
     let output = "";
@@ -387,30 +431,23 @@ export function describeEnvironmentStack(name: string, program: string, options:
     expectChanges(preview.summary, { same: TOTAL - 1, update: 1 }, preview.output);
   });
 
-  // Preview errors: the field named, nothing sent.
+  // Preview errors: the field named, nothing sent (each in one face: BAD_INPUT).
 
-  it.each([
-    ["shrinking the volume", { volumeSize: "10" }, [/size: cannot shrink from 30 GB to 10 GB/]],
-    ["a volume tier the data center does not offer", { volumeDataCenter: "US-CA-2", volumeType: "HIGH_PERFORMANCE" }, [/type: data center US-CA-2 offers STANDARD volumes, not HIGH_PERFORMANCE/]],
-    ["a template port that is not port/protocol", { templatePort: "8888/udp" }, [/ports\[1\]/]],
-    ["an empty registry username", { registryUsername: "" }, [/username/]],
-    ["a public key that is not an authorized_keys line", { sshPublicKey: "ssh-ed25519 not/a/key!" }, [/publicKey: must be one authorized_keys line/]],
-    ["more minimum than maximum endpoint workers", { endpointWorkersMin: "6" }, [/workers\.min: must not exceed workers\.max/]],
-  ])("%s fails the preview naming the field, and changes nothing", async (_what, values, expected) => {
+  const badInput = BAD_INPUT.filter(([, where]) => where === face).map(([what, , values, expected]) => [what, values, expected] as const);
+  it.each(badInput)("%s fails the preview naming the field, and changes nothing", async (_what, values, expected) => {
     const requests = (await env.e2e.control.requests()).length;
-    await expectPreviewError(values, expected as RegExp[]);
+    await expectPreviewError(values, expected);
     const sent = (await env.e2e.control.requests()).slice(requests).filter((r) => r.method !== "GET");
     expect(sent).toEqual([]);
   });
 
-  it("a public key someone registered by hand is a preview error that says to import it", async () => {
+  // The import cases take this key over (BAD_INPUT's comment says why it runs in that face alone).
+  if (options.importOutside) it("a public key someone registered by hand is a preview error that says to import it", async () => {
     const byHand = newPublicKey("ops@by-hand");
     await env.client.sshKeys.add(byHand);
     await expectPreviewError({ sshPublicKey: byHand }, [new RegExp(`publicKey: the key ${fingerprintOf(byHand).replace(/[+/]/g, "\\$&")} is already registered on the account outside any stack; import it`)]);
     expect(holdingsOf(await state()).sshKeys).toContain(byHand); // untouched
-    // The import cases bring it under the stack; without them, it goes as it came.
-    if (options.importOutside) env.byHand = byHand;
-    else await env.client.sshKeys.remove(fingerprintOf(byHand));
+    env.byHand = byHand;
   });
 
   // Replacements: a new resource, what uses it moved over, the old one gone.
@@ -482,7 +519,7 @@ export function describeEnvironmentStack(name: string, program: string, options:
 
   if (options.importOutside) describeImports(env, () => programDir, TOTAL);
 
-  it("a volume a pod outside the stack mounts cannot be deleted: destroy fails naming it, and deletes nothing of it", async () => {
+  if (DESTROY_REFUSED_FACES.includes(face)) it("a volume a pod outside the stack mounts cannot be deleted: destroy fails naming it, and deletes nothing of it", async () => {
     const outside = await env.client.pods.create({
       name: "outside-user",
       image: "python:3.12-slim",

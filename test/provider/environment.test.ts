@@ -3,6 +3,10 @@
  * serverless endpoints) through the runtime the providers run, against the emulator: every rule
  * at preview with every violation at once, what a change does, a repeated create after a lost
  * one adopting what it made, import by id previewing no change, and what a delete keeps.
+ *
+ * The bad input of the engine suites (test/e2e/environment-stack.ts), each of which runs through
+ * the engine in one face only, is here for every rule: the failure names the field and the rule,
+ * and the check sends nothing but GETs (a failed check is where the engine stops the preview).
  */
 import { ComputeClient, fingerprintOf, markOfKey, nameWithMark, ownerMark, splitMarkedName, withSpec } from "../../sdk";
 import { SshKeySet } from "../../sdk/ssh-keys";
@@ -17,6 +21,12 @@ beforeAll(() => {
   api = new ComputeClient({ baseUrl: env.url, apiKey: env.apiKey, env: {} });
 });
 afterAll(() => api?.close());
+
+/** What the emulator was sent since the log was last cleared, GETs aside: a failed check sends none. */
+const mutations = async () =>
+  (await env.control.requests()).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+/** A registry credential's secret given empty: the service's rule, by the field's name. */
+const EMPTY = (field: string) => `${field}: must be at least 1 character(s) long`;
 
 /** The mark the resource classes give a resource of this stack. */
 const markFor = (name: string, type: string) =>
@@ -49,7 +59,8 @@ async function expectImportPreviewsClean(kind: Kind, id: string) {
 }
 
 describe("NetworkVolume", () => {
-  it("reports every violation at preview at once: the size range, and a tier the data center does not offer", async () => {
+  it("reports every violation at preview at once: the size range, and a tier the data center does not offer; nothing is sent", async () => {
+    await env.control.clearRequests();
     const { failures } = await check("volume", { name: "v", dataCenterId: "US-CA-2", size: 5000, type: "HIGH_PERFORMANCE" });
     expect(failures).toEqual(
       expect.arrayContaining([
@@ -58,14 +69,17 @@ describe("NetworkVolume", () => {
       ]),
     );
     expect((await check("volume", { name: "v", dataCenterId: "EU-NL-1", size: 10 })).failures).toEqual(["dataCenterId: data center EU-NL-1 does not offer network volumes"]);
+    expect(await mutations()).toEqual([]);
   });
 
-  it("refuses to shrink at preview, naming both sizes; growing updates in place", async () => {
+  it("refuses to shrink at preview, naming both sizes and sending nothing; growing updates in place", async () => {
     const { id, outs } = await create("volume", "NetworkVolume", { name: "data", dataCenterId: "EU-RO-1", size: 50 });
     const olds = recorded(outs);
+    await env.control.clearRequests();
     expect((await check("volume", { ...olds, size: 20 }, olds)).failures).toEqual([
       "size: cannot shrink from 50 GB to 20 GB: network volume storage only grows (a smaller volume needs a new resource)",
     ]);
+    expect(await mutations()).toEqual([]);
     const grown = (await check("volume", { ...olds, size: 80 }, olds)).inputs;
     expect(await handlers("volume").diff(id, olds, grown)).toMatchObject({ changes: true, replaces: [] });
     const updated = await handlers("volume").update(id, olds, grown);
@@ -100,9 +114,12 @@ describe("NetworkVolume", () => {
 });
 
 describe("Template", () => {
-  it("reports every violation at once", async () => {
-    const { failures } = await check("template", { name: "t", image: "", ports: ["80/udp"], args: "python a.py", cmd: ["python", "b.py"] });
-    expect(failures.map((f) => f.slice(0, f.indexOf(":"))).sort()).toEqual(["args", "image", "ports[0]"]);
+  it("reports every violation at once, a port by its place in the list; nothing is sent", async () => {
+    await env.control.clearRequests();
+    const { failures } = await check("template", { name: "t", image: "", ports: ["22/tcp", "8888/udp"], args: "python a.py", cmd: ["python", "b.py"] });
+    expect(failures.map((f) => f.slice(0, f.indexOf(":"))).sort()).toEqual(["args", "image", "ports[1]"]);
+    expect(failures).toContain('ports[1]: must be "<port>/<protocol>" with port 1-65535 and protocol http or tcp');
+    expect(await mutations()).toEqual([]);
   });
 
   it("sends an exec-form command as the one `args` string the public API takes", async () => {
@@ -142,6 +159,15 @@ describe("RegistryCredential", () => {
     expect((await check("registry credential", { name: "ghcr" }, { name: "ghcr" })).failures).toEqual([]);
   });
 
+  it("an empty username or password is a preview error naming it, new or recorded, and nothing is sent", async () => {
+    const { outs } = await create("registry credential", "RegistryCredential", { name: "ghcr", username: "me", password: "pw-1", secretInputs: ["password", "username"] });
+    const olds = recorded(outs);
+    await env.control.clearRequests();
+    expect((await check("registry credential", { ...olds, username: "" }, olds)).failures).toEqual([EMPTY("username")]);
+    expect((await check("registry credential", { name: "ghcr", username: "me", password: "" })).failures).toEqual([EMPTY("password")]);
+    expect(await mutations()).toEqual([]);
+  });
+
   it("never prints the password; a changed secret replaces, a first one after an import is recorded", async () => {
     const password = "ghp_never_printed_9f2c";
     const made = await printed(() => create("registry credential", "RegistryCredential", { name: "ghcr", username: "me", password, secretInputs: ["password", "username"] }));
@@ -165,19 +191,26 @@ describe("RegistryCredential", () => {
 });
 
 describe("SshKey", () => {
-  it("checks the key line at preview: its form, and a body that is a key of the type it names", async () => {
+  it("checks the key line at preview: its form, a base64 body, and a body that is a key of the type it names; nothing is sent", async () => {
+    await env.control.clearRequests();
     expect((await check("ssh key", { publicKey: "not a key" })).failures).toEqual([expect.stringMatching(/^publicKey: .*authorized_keys line/)]);
+    expect((await check("ssh key", { publicKey: "ssh-ed25519 not/a/key!" })).failures).toEqual([
+      'publicKey: must be one authorized_keys line "<type> <base64-key> [comment]", such as the contents of ~/.ssh/id_ed25519.pub: the key is not base64',
+    ]);
     const [type, body] = newPublicKey().split(" ");
     expect((await check("ssh key", { publicKey: `ssh-rsa ${body}` })).failures).toEqual([expect.stringMatching(/^publicKey: .*not a ssh-rsa key \(it holds a ssh-ed25519 key\)$/)]);
     expect(type).toBe("ssh-ed25519");
+    expect(await mutations()).toEqual([]);
   });
 
-  it("a key registered by hand is a preview error that says to import it", async () => {
+  it("a key registered by hand is a preview error that says to import it, and nothing is sent", async () => {
     const [line] = await api.account.sshKeys();
+    await env.control.clearRequests();
     const { failures } = await check("ssh key", { namePrefix: "laptop", ownerMark: markFor("laptop", "SshKey"), publicKey: line! });
     expect(failures).toEqual([
       `publicKey: the key ${fingerprintOf(line!)} is already registered on the account outside any stack; import it to manage it here (pulumi import compute:index:SshKey <name> ${fingerprintOf(line!)}), or use another key`,
     ]);
+    expect(await mutations()).toEqual([]);
   });
 
   it("adds only its own line and removes only its own, keeping every key it does not manage", async () => {
@@ -246,7 +279,8 @@ describe("SshKey", () => {
 });
 
 describe("ServerlessEndpoint", () => {
-  it("reports every violation at once", async () => {
+  it("reports every violation at once, more minimum than maximum workers among them; nothing is sent", async () => {
+    await env.control.clearRequests();
     const { failures } = await check("endpoint", {
       name: "e",
       type: "LOAD_BALANCER",
@@ -257,6 +291,8 @@ describe("ServerlessEndpoint", () => {
       workers: { min: 4, max: 2 },
     });
     expect(failures.map((f) => f.slice(0, f.indexOf(":"))).sort()).toEqual(["cpu", "cpu[0].vcpuCount", "scaling.type", "workers.min"]);
+    expect(failures).toContain("workers.min: must not exceed workers.max");
+    expect(await mutations()).toEqual([]);
   });
 
   it("a Hub listing without a release, or none at all, is a preview error", async () => {

@@ -19,10 +19,10 @@ const ROOT = path.resolve(__dirname, "..", "..");
 const ESTIMATE_SECONDS = {
   "test/e2e/team-backend.test.ts": 290,
   "test/e2e/interrupted.test.ts": 270,
-  "test/e2e/environment-ts.test.ts": 140,
+  "test/e2e/environment-ts.test.ts": 130,
   "test/e2e/first-steps.test.ts": 150,
-  "test/e2e/environment-python.test.ts": 120,
-  "test/e2e/environment-yaml.test.ts": 90,
+  "test/e2e/environment-python.test.ts": 105,
+  "test/e2e/environment-yaml.test.ts": 105,
   "test/e2e/examples.test.ts": 105,
   "test/e2e/plugin-protocol.test.ts": 80,
   "test/e2e/upgrade-typescript.test.ts": 75,
