@@ -123,8 +123,9 @@ export class Watcher<T extends { id: string }> {
       if (options.signal?.aborted) return reject(options.signal.reason);
       options.signal?.addEventListener("abort", onAbort, { once: true });
       this.waiters.add(waiter);
-      // A newcomer wants an answer soon, not after the backed-off interval of older waiters.
-      this.intervalMs = this.initialIntervalMs;
+      // A newcomer wants an answer soon, not after the backed-off interval of older waiters;
+      // unless waits of its kind say when it can be done: then that is when it is first read.
+      if (!this.durations.has(waiter.expect ?? "")) this.intervalMs = this.initialIntervalMs;
       if (!this.running) void this.loop();
     });
   }

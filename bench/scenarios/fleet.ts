@@ -15,6 +15,9 @@ import type { LoggedRequest, Timings } from "../../emulator";
 import { fleetContext } from "../lib/fleet-context";
 import { FLEET_RESOURCES, FLEET_TIMINGS, UNAVOIDABLE_SECONDS, ZERO_TIMINGS, countByOperation, log, median, round, sumOps, type Row, type ScenarioResult } from "../lib/common";
 import { dynamicToken } from "../../provider/resources/definition";
+
+/** API calls per pod from create to RUNNING, at `--parallel 80` and at the engine's default parallelism alike. */
+const CALLS_PER_POD_GOAL = 1.3;
 import type { Deployment } from "../lib/stack";
 
 const PODS = 40;
@@ -192,8 +195,9 @@ export async function run({ repeats }: { repeats: number }): Promise<ScenarioRes
       scenario: s2,
       figure: `provider, calls per pod create→RUNNING (worst of ${repeats}; POST ${c.byOperation["POST /v2/pods"] ?? 0}, list ${c.byOperation["GET /v2/pods"] ?? 0}, get ${c.byOperation["GET /v2/pods/{id}"] ?? 0})`,
       value: c.perPod.toFixed(2),
-      goal: "≤ 3",
-      met: c.perPod <= 3,
+      // Issue 43's goal (the fleet-scale issue's before it): flat at every parallelism.
+      goal: `≤ ${CALLS_PER_POD_GOAL}`,
+      met: c.perPod <= CALLS_PER_POD_GOAL,
     },
     {
       scenario: s2,
@@ -206,8 +210,8 @@ export async function run({ repeats }: { repeats: number }): Promise<ScenarioRes
       scenario: s2,
       figure: `provider at default parallelism (${defaultParallel}), calls per pod`,
       value: callsDefault.perPod.toFixed(2),
-      goal: "≤ 3",
-      met: callsDefault.perPod <= 3,
+      goal: `≤ ${CALLS_PER_POD_GOAL}`,
+      met: callsDefault.perPod <= CALLS_PER_POD_GOAL,
     },
   );
   const s4 = "4 State size";
