@@ -14,7 +14,8 @@ import { useScratch } from "../helpers/scratch";
 
 const ROOT = path.resolve(__dirname, "../..");
 /** What the copy needs to load the faces and run the registry's generic suites. */
-const COPIED = ["contract", "sdk", "provider", "policy", "emulator", "test/provider", "test/helpers", "test/setup", "test/fixtures", "docs", "package.json", "tsconfig.json", "tsconfig.test.json", "schema.json", "scripts/generate-schema.js"];
+// bench/budgets.json: the size budgets the generic suites hold every kind to.
+const COPIED = ["contract", "sdk", "provider", "policy", "emulator", "test/provider", "test/helpers", "test/setup", "test/fixtures", "docs", "bench/budgets.json", "package.json", "tsconfig.json", "tsconfig.test.json", "schema.json", "scripts/generate-schema.js"];
 
 const WIDGET = `/** A throwaway kind (test/provider/new-kind.test.ts): a template by another name, with a price. */
 import { estimateSandboxCost } from "../../../contract/estimate";
