@@ -9,7 +9,7 @@
  * (what `pulumi.dynamic.Resource` does): the serializer wraps each captured method in its own
  * environment, about 3 kB per resource, and the state holds the text twice (inputs and
  * outputs), so the engine's checkpoint after every step rewrote 6 kB per resource of a stack
- * (docs/benchmarks.md, scenario 9). This text is about 130 bytes.
+ * (docs/benchmarks.md, scenario 9). This text is about 150 bytes.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { packageBuild } from "../sdk/version";
