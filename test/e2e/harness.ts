@@ -12,17 +12,21 @@ import { promisify } from "node:util";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import type { LocalWorkspace, Stack, UpdateSummary } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../../emulator";
 import { sleep } from "../helpers/fixtures";
 import { EmulatorControl } from "../../emulator/control-client";
 import { createEngineStack, engineRoot, fileBackend, REPO_ROOT, type StateBackend } from "../../scripts/lib/engine";
 import { RESOURCES, resourceByToken } from "../../provider/resources";
 import { added, clientOf, countOf, listedIds, noIds, type IdsByKind } from "../helpers/live-objects";
+import { isSecretValue, passphraseCrypter, plainValue, StackSettings, updateSummary } from "./engine-files";
 
 export { engineRoot, REPO_ROOT, noIds };
 
 type RunningEmulator = Awaited<ReturnType<typeof startEmulator>>;
+
+/** Every end-to-end stack's passphrase. */
+const PASSPHRASE = "e2e-passphrase";
 
 /** `program`: a folder under test/e2e/programs, or an absolute path (the examples). */
 function programDir(program = "stack"): string {
@@ -122,36 +126,46 @@ export interface E2EStack {
 }
 
 /**
- * What the Automation API runs after an operation, with fewer CLI processes (each one costs the
- * CLI's start and the passphrase's key derivation, about half a second of CPU, and an `up` made
- * four): the stack's outputs are read with one `pulumi stack output --show-secrets` instead of
- * two (which of them are secrets is read from the stack file, where a secret is marked as such,
- * rather than from a second, masked, output), and the summary of `up`, `refresh` and `destroy`
- * comes from `pulumi stack history` without `--show-secrets` unless a test asks for it (only the
- * summary's copy of the config differs, where secret values read `[secret]`; no suite reads it).
+ * The Automation API's calls that only read or write the engine's files, done here without a
+ * `pulumi` process (test/e2e/engine-files.ts says why, and how each format is read): an `up`
+ * ran three CLI processes (the operation, `stack output`, `stack history`) where it now runs
+ * one, and setting config runs none.
+ * - Outputs: the stack resource's outputs in the last checkpoint, secrets decrypted with the
+ *   stack's passphrase (what `pulumi stack output --json --show-secrets` prints), each marked
+ *   secret as the Automation API marks it (a top-level secret).
+ * - The summary of `up`, `refresh` and `destroy`: the newest update of the backend's history.
+ * - `stack export`: the last checkpoint, as the backend holds it (secrets as ciphertext).
+ * - Config set, set-all, rm and rm-all: the stack's settings file (a `--path` key still goes
+ *   through the CLI).
  */
-function fewerCliRuns(stack: Stack, store: StateStore, workDir: string, env: () => NodeJS.ProcessEnv): void {
+export function engineFilesInsteadOfCli(stack: Stack, store: StateStore, workDir: string, passphrase: string): void {
   const workspace = stack.workspace as LocalWorkspace;
+  const settings = new StackSettings(path.join(workDir, `Pulumi.${stack.name}.yaml`), StackSettings.projectOf(workDir), passphrase);
   workspace.stackOutputs = async (stackName) => {
-    const { stdout } = await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["stack", "output", "--json", "--show-secrets", "--stack", stackName, "--non-interactive"], {
-      cwd: workDir,
-      env: env(),
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    const plaintext = JSON.parse(stdout) as Record<string, unknown>;
-    const recorded = ((await store.latest(stackName)).resources ?? []).find((r) => r.type === "pulumi:pulumi:Stack")?.outputs ?? {};
-    const isSecret = (value: unknown) => typeof value === "object" && value !== null && (value as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG;
-    return Object.fromEntries(Object.entries(plaintext).map(([key, value]) => [key, { value, secret: isSecret(recorded[key]) }]));
+    const deployment = await store.latest(stackName);
+    const recorded = (deployment.resources ?? []).find((r) => r.type === "pulumi:pulumi:Stack")?.outputs ?? {};
+    const salt = deployment.secrets_providers?.type === "passphrase" ? deployment.secrets_providers.state?.salt : undefined;
+    const crypter = salt ? await passphraseCrypter(passphrase, salt) : undefined;
+    return Object.fromEntries(Object.entries(recorded).map(([key, value]) => [key, { value: plainValue(value, crypter), secret: isSecretValue(value) }]));
   };
-  for (const operation of ["up", "refresh", "destroy"] as const) {
-    const run = stack[operation].bind(stack) as (options?: { showSecrets?: boolean }) => Promise<unknown>;
-    (stack as unknown as Record<string, unknown>)[operation] = (options: { showSecrets?: boolean } = {}) => run({ showSecrets: false, ...options });
-  }
+  const info = stack.info.bind(stack);
+  stack.info = async (showSecrets?: boolean) => {
+    const last = await store.lastUpdate(stack.name);
+    return last === undefined ? info(showSecrets) : (updateSummary(last) as unknown as UpdateSummary);
+  };
+  workspace.exportStack = async (stackName) => ({ version: 3, deployment: await store.latest(stackName) });
+  const viaCli = {
+    setAllConfig: workspace.setAllConfig.bind(workspace),
+    setConfig: workspace.setConfig.bind(workspace),
+    removeConfig: workspace.removeConfig.bind(workspace),
+    removeAllConfig: workspace.removeAllConfig.bind(workspace),
+  };
+  const ours = (stackName: string, path?: boolean) => stackName === stack.name && !path;
+  workspace.setAllConfig = (stackName, config, path) => (ours(stackName, path) ? settings.setAll(config) : viaCli.setAllConfig(stackName, config, path));
+  workspace.setConfig = (stackName, key, value, path) => (ours(stackName, path) ? settings.setAll({ [key]: value }) : viaCli.setConfig(stackName, key, value, path));
+  workspace.removeConfig = async (stackName, key, path) => (ours(stackName, path) ? settings.removeAll([key]) : viaCli.removeConfig(stackName, key, path));
+  workspace.removeAllConfig = async (stackName, keys, path) => (ours(stackName, path) ? settings.removeAll(keys) : viaCli.removeAllConfig(stackName, keys, path));
 }
-
-/** How a secret value is marked in state (`sdk/go/common/resource/sig`). */
-const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 /** What a run of the engine's CLI printed, and its exit code. */
 export interface CliResult {
@@ -179,6 +193,8 @@ export interface Deployment {
   /** `external`: a read resource (a `get`), which the stack records without owning it. */
   resources?: Array<{ urn?: string; type: string; id?: string; external?: boolean; outputs?: Record<string, unknown> }>;
   pending_operations?: Array<{ type: string; resource: { urn: string; type: string } }>;
+  /** The secrets manager the checkpoint's ciphertexts are of (a passphrase's salt). */
+  secrets_providers?: { type: string; state?: { salt?: string } };
 }
 
 /** A backend the suites read directly: the state of a stack, and everything it holds. */
@@ -187,6 +203,8 @@ export interface StateStore extends StateBackend {
   latest(stack: string): Promise<Deployment>;
   /** Every object it holds (state, history, backups, locks), as text. */
   text(): Promise<string>;
+  /** The newest update of `stack`'s history (its `.history.json`), or undefined when it has none. */
+  lastUpdate(stack: string): Promise<string | undefined>;
 }
 
 function readTree(dir: string): string[] {
@@ -209,6 +227,14 @@ export function fileStore(stateDir: string): StateStore {
     },
     async text() {
       return readTree(stateDir).join("\n");
+    },
+    async lastUpdate(stack) {
+      const histories = path.join(stateDir, ".pulumi", "history");
+      const projects = existsSync(histories) ? readdirSync(histories) : [];
+      const dir = projects.map((project) => path.join(histories, project, stack)).find((candidate) => existsSync(candidate));
+      // `<stack>-<Unix nanoseconds>.history.json`: the newest sorts last.
+      const newest = dir && readdirSync(dir).filter((file) => file.endsWith(".history.json")).sort().at(-1);
+      return newest ? readFileSync(path.join(dir, newest), "utf8") : undefined;
     },
   };
 }
@@ -236,7 +262,7 @@ export async function createE2EStack(givenName: string, options: { program?: str
       name,
       workDir,
       backend: store,
-      passphrase: "e2e-passphrase",
+      passphrase: PASSPHRASE,
       pathBefore: pythonPath(workDir),
       config: { "compute:baseUrl": { value: emulator.url }, "compute:apiKey": { value: emulator.apiKey, secret: true } },
     }));
@@ -246,7 +272,7 @@ export async function createE2EStack(givenName: string, options: { program?: str
     rmSync(scratch, { recursive: true, force: true });
     throw error;
   }
-  fewerCliRuns(stack, store, workDir, cliEnv);
+  engineFilesInsteadOfCli(stack, store, workDir, PASSPHRASE);
 
   // What the fixture holds is the account's, not the stack's (a reset brings back the same ids).
   const listed = async () => {

@@ -84,6 +84,11 @@ export async function startPostgres(): Promise<PostgresBackend> {
     async text() {
       return (await objects()).map((object) => `${object.key}\n${object.text}`).join("\n");
     },
+    async lastUpdate(stack) {
+      // Keys sort as the file backend's names do: `<stack>-<Unix nanoseconds>.history.json`.
+      const history = await objects(`key LIKE '%.pulumi/history/%' AND key LIKE ${sqlString(`%/${stack}/${stack}-%.history.json`)}`);
+      return history.at(-1)?.text;
+    },
     async locks(stack) {
       return (await objects(`key LIKE '%.pulumi/locks/%' AND key LIKE ${sqlString(`%/${stack}/%`)}`)).map((object) => object.key);
     },

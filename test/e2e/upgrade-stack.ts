@@ -17,7 +17,8 @@ import { ComputeClient, NotFoundError } from "../../sdk";
 import { resourceByToken } from "../../provider/resources";
 import { engineEnv, pulumiCommand, pulumiHome, REPO_ROOT } from "../../scripts/lib/engine";
 import { mutations } from "./cost-policy";
-import { fileStore, runPulumi, type CliResult, type Deployment } from "./harness";
+import { engineFilesInsteadOfCli, fileStore, runPulumi, type CliResult, type Deployment } from "./harness";
+import { passphraseCrypter, secretsShown } from "./engine-files";
 import { PROVIDER_KEY } from "../../provider/runtime/props";
 import { packageBuild } from "../../sdk/version";
 import { recordings, type Face, type Recording } from "../upgrades/recordings";
@@ -83,6 +84,7 @@ export async function restore(recording: Recording, pass: string): Promise<Resto
     // The recorded settings file is in place first: `stack init` keeps its secrets salt.
     const stack = await Stack.create(stackName, workspace);
     await stack.importStack(deployment as never);
+    engineFilesInsteadOfCli(stack, store, workDir, passphrase);
     const api = new ComputeClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, env: {} });
     const env = { ...process.env, ...envVars, PULUMI_HOME: home };
     return {
@@ -90,7 +92,10 @@ export async function restore(recording: Recording, pass: string): Promise<Resto
       control,
       recorded: computeResources(deployment.deployment),
       async state() {
-        return ((await stack.exportStack()) as unknown as { deployment: Deployment }).deployment;
+        // Secrets as plaintext: outputs compare by value, whatever nonce each write chose.
+        const deployment = await store.latest(stackName);
+        const salt = deployment.secrets_providers?.state?.salt;
+        return secretsShown(deployment, salt ? await passphraseCrypter(passphrase, salt) : undefined);
       },
       stateText: () => store.text(),
       cli: (args) => runPulumi(workDir, stackName, env, args),
