@@ -3,8 +3,8 @@
  * decide retry → (recover) → retry → parse and validate. Resource modules never touch the
  * transport; they describe a request and call `HttpCore.request`.
  */
-import { Agent, errors as undiciErrors, request as undiciRequest } from "undici";
-import type { Dispatcher } from "undici";
+import type { Agent, Dispatcher } from "undici";
+import { undici } from "./lazy-undici";
 import type { z } from "zod";
 import { resolveConfig, type ClientOptions, type ResolvedConfig } from "./config";
 import {
@@ -153,14 +153,14 @@ export interface OpenStream {
 
 export class HttpCore {
   readonly config: ResolvedConfig;
-  private readonly dispatcher: Agent;
+  /** Made on the first request (./lazy-undici.ts says why). */
+  private agent: Agent | undefined;
   private readonly limiter: RateLimiter;
   /** Server clock minus local clock, learned from `Date` headers (1 s resolution). */
   private serverClockOffsetMs = 0;
 
   constructor(options: ClientOptions = {}) {
     this.config = resolveConfig(options);
-    this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
     this.limiter = sharedRateLimiter(this.config.baseUrl, this.config.apiKey, this.config.teamId);
   }
 
@@ -174,8 +174,13 @@ export class HttpCore {
     return this.limiter.pollSpacingMs();
   }
 
+  private get dispatcher(): Agent {
+    this.agent ??= new (undici().Agent)({ keepAliveTimeout: 10_000, connections: 64 });
+    return this.agent;
+  }
+
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await this.agent?.close();
   }
 
   /** A GET whose answer wraps one list (`{ gpus: [...] }`): that list, under `key`. */
@@ -306,7 +311,7 @@ export class HttpCore {
     const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
     let response: Dispatcher.ResponseData;
     try {
-      response = await undiciRequest(this.url(spec.path, spec.query), {
+      response = await undici().request(this.url(spec.path, spec.query), {
         method: spec.method,
         headers,
         body,
@@ -349,9 +354,9 @@ export class HttpCore {
     const error = cause as { name?: string; code?: string; message?: string };
     const timedOut =
       error?.name === "TimeoutError" ||
-      cause instanceof undiciErrors.HeadersTimeoutError ||
-      cause instanceof undiciErrors.BodyTimeoutError ||
-      cause instanceof undiciErrors.ConnectTimeoutError;
+      cause instanceof undici().errors.HeadersTimeoutError ||
+      cause instanceof undici().errors.BodyTimeoutError ||
+      cause instanceof undici().errors.ConnectTimeoutError;
     if (timedOut) return new TimeoutError(info, `no response within ${this.config.timeoutMs} ms`, { cause });
     const reason = this.redactText(error?.code ? `${error.code}: ${error.message ?? ""}` : String(error?.message ?? cause));
     return new ConnectionError(info, `connection to ${this.config.baseUrl} failed (${reason})`, { cause });

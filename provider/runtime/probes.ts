@@ -9,7 +9,7 @@
  * credentials the probe must not have.
  */
 import { Socket } from "node:net";
-import { Client } from "undici";
+import { undici } from "../../sdk/lazy-undici";
 import { statusPasses } from "../../contract/readiness";
 import { redactLogLine } from "./secrets";
 
@@ -102,7 +102,7 @@ export function probeSshBanner(host: string, port: number, timeoutMs: number): P
 export async function probeHttp(host: string, port: number, path: string, expectStatus: number | undefined, timeoutMs: number): Promise<ProbeOutcome> {
   // A client of its own, closed after the attempt: no pooled socket is left open to the pod, and
   // no dispatcher the host process set (a proxy) is used.
-  const client = new Client(`http://${host.includes(":") ? `[${host}]` : host}:${port}`, { headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const client = new (undici().Client)(`http://${host.includes(":") ? `[${host}]` : host}:${port}`, { headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   try {
     const response = await client.request({ method: "GET", path, signal: AbortSignal.timeout(timeoutMs) });
     await response.body.dump();
