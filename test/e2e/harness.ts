@@ -111,7 +111,7 @@ export interface E2EStack {
    * test can kill the CLI alone (`pid`) or the whole tree (`-pid`) in the middle.
    */
   spawnUp(): ChildProcess;
-  /** `pulumi cancel`: clears the lock a killed run leaves on the file backend. */
+  /** `pulumi cancel`: clears the lock a killed run leaves on the backend (no process when there is none). */
   cancel(): Promise<void>;
   /**
    * Between cases: faults cleared, `destroy`, then fails if anything still exists in the
@@ -205,6 +205,8 @@ export interface StateStore extends StateBackend {
   text(): Promise<string>;
   /** The newest update of `stack`'s history (its `.history.json`), or undefined when it has none. */
   lastUpdate(stack: string): Promise<string | undefined>;
+  /** The locks the backend holds for `stack` (one per run in progress, or killed before it could remove its own). */
+  locks(stack: string): Promise<string[]>;
 }
 
 function readTree(dir: string): string[] {
@@ -236,6 +238,12 @@ export function fileStore(stateDir: string): StateStore {
       const newest = dir && readdirSync(dir).filter((file) => file.endsWith(".history.json")).sort().at(-1);
       return newest ? readFileSync(path.join(dir, newest), "utf8") : undefined;
     },
+    async locks(stack) {
+      // `.pulumi/locks/<organization>/<project>/<stack>/<lock id>.json` (older layouts had fewer levels).
+      const files = (dir: string): string[] =>
+        existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(path.join(dir, entry.name)) : [path.join(dir, entry.name)])) : [];
+      return files(path.join(stateDir, ".pulumi", "locks")).filter((file) => path.basename(path.dirname(file)) === stack);
+    },
   };
 }
 
@@ -258,14 +266,7 @@ export async function createE2EStack(givenName: string, options: { program?: str
   let cliEnv: () => NodeJS.ProcessEnv;
   let removeSettings: () => void;
   try {
-    ({ stack, cliEnv, removeSettings } = await createEngineStack({
-      name,
-      workDir,
-      backend: store,
-      passphrase: PASSPHRASE,
-      pathBefore: pythonPath(workDir),
-      config: { "compute:baseUrl": { value: emulator.url }, "compute:apiKey": { value: emulator.apiKey, secret: true } },
-    }));
+    ({ stack, cliEnv, removeSettings } = await createEngineStack({ name, workDir, backend: store, passphrase: PASSPHRASE, pathBefore: pythonPath(workDir) }));
   } catch (error) {
     // Nothing may outlive a failed set-up: a listening emulator would keep jest from exiting.
     await emulator.close();
@@ -273,6 +274,14 @@ export async function createE2EStack(givenName: string, options: { program?: str
     throw error;
   }
   engineFilesInsteadOfCli(stack, store, workDir, PASSPHRASE);
+  try {
+    await stack.setAllConfig({ "compute:baseUrl": { value: emulator.url }, "compute:apiKey": { value: emulator.apiKey, secret: true } });
+  } catch (error) {
+    removeSettings();
+    await emulator.close();
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
 
   // What the fixture holds is the account's, not the stack's (a reset brings back the same ids).
   const listed = async () => {
@@ -357,6 +366,9 @@ export async function createE2EStack(givenName: string, options: { program?: str
       await control.clearRequests();
     },
     async cancel() {
+      // Only a run that died holding the lock leaves one; otherwise `pulumi cancel` has nothing
+      // to clear, and its process is saved.
+      if ((await store.locks(name)).length === 0) return;
       await promisify(execFile)(path.join(engineRoot(), "bin", "pulumi"), ["cancel", "--yes", "--stack", name], { cwd: workDir, env: cliEnv() });
     },
     async dispose() {
