@@ -23,6 +23,12 @@ const common = {
 module.exports = {
   // Global options: inside a project entry jest ignores them.
   testTimeout: 30000,
+  // A worker that holds more than this after a suite is replaced by a fresh one. Without it a
+  // worker grew to 600-800 MB (mostly garbage V8 had not collected), and freeing that heap at
+  // the end of the run took longer than jest's 500 ms, so jest printed "a worker process has
+  // failed to exit gracefully" although no handle was left open (docs/benchmarks.md, "The test
+  // run's own time"). Two full runs with it: no such message.
+  workerIdleMemoryLimit: "300MB",
   // Once, before any suite: builds dist/ when a source is newer than its output (the CLI,
   // binary and serialization suites run the built package), and installs this clone's plugins
   // into the run's Pulumi home, which every end-to-end stack then shares (test/setup/global.ts).
