@@ -155,6 +155,7 @@ export class HttpCore {
   readonly config: ResolvedConfig;
   /** Made on the first request (./lazy-undici.ts says why). */
   private agent: Agent | undefined;
+  private closed = false;
   private readonly limiter: RateLimiter;
   /** Server clock minus local clock, learned from `Date` headers (1 s resolution). */
   private serverClockOffsetMs = 0;
@@ -175,11 +176,15 @@ export class HttpCore {
   }
 
   private get dispatcher(): Agent {
+    // A closed client refuses, as its pool would: a request after close() must not open a new
+    // pool that keeps the process alive.
+    if (!this.agent && this.closed) throw new (undici().errors.ClientClosedError)();
     this.agent ??= new (undici().Agent)({ keepAliveTimeout: 10_000, connections: 64 });
     return this.agent;
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.agent?.close();
   }
 

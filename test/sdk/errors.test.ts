@@ -114,6 +114,24 @@ describe("responses and connections", () => {
     expect(error.message).not.toContain(TEST_KEY);
     await client.close();
   });
+
+  it.each([
+    ["after a request", true],
+    ["before any request (its pool is made on the first)", false],
+  ])("a closed client refuses to send, %s: a ConnectionError, and nothing reaches the server", async (_when, requestFirst) => {
+    const server = await startLoopback((_req, res) => sendJson(res, 200, { pods: [] }));
+    const client = new ComputeClient({ baseUrl: server.url, apiKey: TEST_KEY, env: {}, maxRetries: 0 });
+    try {
+      if (requestFirst) await client.pods.list();
+      const sent = server.requests.length;
+      await client.close();
+      const error = await client.pods.list().catch((e) => e);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(server.requests).toHaveLength(sent);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe("configuration", () => {
