@@ -9,7 +9,6 @@ type Undici = typeof import("undici");
 let loaded: Undici | undefined;
 
 export function undici(): Undici {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   loaded ??= require("undici") as Undici;
   return loaded;
 }

@@ -49,6 +49,15 @@ export async function passphraseCrypter(passphrase: string, encryptionSalt: stri
   return crypter;
 }
 
+/**
+ * The crypter of a checkpoint's secrets: its secrets manager's passphrase salt
+ * (`secrets_providers`), or undefined where the checkpoint has no passphrase manager.
+ */
+export async function checkpointCrypter(deployment: { secrets_providers?: { type: string; state?: { salt?: string } } }, passphrase: string): Promise<Crypter | undefined> {
+  const salt = deployment.secrets_providers?.type === "passphrase" ? deployment.secrets_providers.state?.salt : undefined;
+  return salt ? passphraseCrypter(passphrase, salt) : undefined;
+}
+
 function symmetricCrypter(key: Buffer): Crypter {
   return {
     encrypt(plaintext) {

@@ -19,7 +19,7 @@ import { EmulatorControl } from "../../emulator/control-client";
 import { createEngineStack, engineRoot, fileBackend, REPO_ROOT, type StateBackend } from "../../scripts/lib/engine";
 import { RESOURCES, resourceByToken } from "../../provider/resources";
 import { added, clientOf, countOf, listedIds, noIds, type IdsByKind } from "../helpers/live-objects";
-import { isSecretValue, passphraseCrypter, plainValue, StackSettings, updateSummary } from "./engine-files";
+import { checkpointCrypter, isSecretValue, plainValue, StackSettings, updateSummary } from "./engine-files";
 
 export { engineRoot, REPO_ROOT, noIds };
 
@@ -144,8 +144,7 @@ export function engineFilesInsteadOfCli(stack: Stack, store: StateStore, workDir
   workspace.stackOutputs = async (stackName) => {
     const deployment = await store.latest(stackName);
     const recorded = (deployment.resources ?? []).find((r) => r.type === "pulumi:pulumi:Stack")?.outputs ?? {};
-    const salt = deployment.secrets_providers?.type === "passphrase" ? deployment.secrets_providers.state?.salt : undefined;
-    const crypter = salt ? await passphraseCrypter(passphrase, salt) : undefined;
+    const crypter = await checkpointCrypter(deployment, passphrase);
     return Object.fromEntries(Object.entries(recorded).map(([key, value]) => [key, { value: plainValue(value, crypter), secret: isSecretValue(value) }]));
   };
   const info = stack.info.bind(stack);

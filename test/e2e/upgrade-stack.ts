@@ -18,7 +18,7 @@ import { resourceByToken } from "../../provider/resources";
 import { engineEnv, pulumiCommand, pulumiHome, REPO_ROOT } from "../../scripts/lib/engine";
 import { mutations } from "./cost-policy";
 import { engineFilesInsteadOfCli, fileStore, runPulumi, type CliResult, type Deployment } from "./harness";
-import { passphraseCrypter, secretsShown } from "./engine-files";
+import { checkpointCrypter, secretsShown } from "./engine-files";
 import { PROVIDER_KEY } from "../../provider/runtime/props";
 import { packageBuild } from "../../sdk/version";
 import { recordings, type Face, type Recording } from "../upgrades/recordings";
@@ -94,8 +94,7 @@ export async function restore(recording: Recording, pass: string): Promise<Resto
       async state() {
         // Secrets as plaintext: outputs compare by value, whatever nonce each write chose.
         const deployment = await store.latest(stackName);
-        const salt = deployment.secrets_providers?.state?.salt;
-        return secretsShown(deployment, salt ? await passphraseCrypter(passphrase, salt) : undefined);
+        return secretsShown(deployment, await checkpointCrypter(deployment, passphrase));
       },
       stateText: () => store.text(),
       cli: (args) => runPulumi(workDir, stackName, env, args),
