@@ -66,8 +66,27 @@ as_server() {
   fi
 }
 
+# free_port: a free loopback port below the kernel's ephemeral range. The suites stop the server
+# and start it again on the same port (the stack's backend URL names it); a port from the
+# ephemeral range may meanwhile go to any process that listens on port 0 (an emulator of another
+# suite), and the restart then fails with "Address already in use".
 free_port() {
-  node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'
+  node -e '
+    const net = require("net");
+    let ephemeral = 32768;
+    try { ephemeral = Number(require("fs").readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").split(/\s+/)[0]) || ephemeral; } catch {}
+    const lowest = Math.max(1024, ephemeral - 10000);
+    const attempt = (left) => {
+      const port = lowest + Math.floor(Math.random() * (ephemeral - lowest));
+      const server = net.createServer().once("error", () => {
+        if (left > 1) return attempt(left - 1);
+        console.error("no free port between " + lowest + " and " + (ephemeral - 1));
+        process.exit(1);
+      });
+      server.listen(port, "127.0.0.1", () => { console.log(port); server.close(); });
+    };
+    attempt(50);
+  '
 }
 
 # env_of <dir>: reads <dir>/postgres.env into this shell (values are digits, hex and paths).
