@@ -28,7 +28,9 @@ function copyAsUserProgram(dir: string): void {
  * The Go example (examples/go-stack) through the real engine: the Go language host of sdk/v3
  * v3.66.0 behind our launcher (both next to `pulumi`), the Go SDK generated into dist/go by
  * scripts/setup-go.sh, sdk/v3 v3.248.0 from the program's go.mod, and the native plugin. Beside
- * the GPU pod and the sandbox: the network volume the pod mounts, and the stack.
+ * the GPU pod and the sandbox: the network volume the pod mounts, and the stack. The program
+ * is built once and run prebuilt (`runtime.options.binary`) by every case but the one that
+ * makes the host build it.
  */
 describe("a Go stack through the generated SDK and the native plugin", () => {
   // Named now (the shared cases take the folder when they are declared), made in the first
@@ -41,7 +43,17 @@ describe("a Go stack through the generated SDK and the native plugin", () => {
   let shared: NativeStack;
   /** The volume made outside the stack that the program reads (sharedVolume). */
   let outside: string | undefined;
-  beforeAll(() => copyAsUserProgram(dir));
+  // The program built once, as a user's CI builds it, and run by every case through
+  // `runtime.options.binary`: the host would otherwise build it again for each of the suite's
+  // dozen engine operations (a link of 2-3 CPU-seconds each). The host's own build is proven
+  // by the `buildTarget` case below, examples.test.ts (the example in place) and first-steps.
+  const binary = path.join(dir, "bin", "go-stack");
+  const prebuilt = () => withOptions({ binary });
+  beforeAll(() => {
+    copyAsUserProgram(dir);
+    execFileSync("go", ["build", "-o", binary, "."], { cwd: dir });
+    prebuilt();
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   describeNativeStack("go", dir, 2, (stack) => {
@@ -101,11 +113,8 @@ describe("a Go stack through the generated SDK and the native plugin", () => {
     });
 
     it("runtime.options: a prebuilt `binary` runs without the sources, and `buildTarget` keeps the build", async () => {
-      const binary = path.join(dir, "bin", "go-stack");
-      execFileSync("go", ["build", "-o", binary, "."], { cwd: dir });
       const sources = path.join(dir, "main.go");
       try {
-        withOptions({ binary });
         // Without main.go the host could not build: the preview ran the binary.
         renameSync(sources, `${sources}.aside`);
         expect((await stack.e2e.stack.preview()).changeSummary).toEqual({ same: 4 });
@@ -115,7 +124,7 @@ describe("a Go stack through the generated SDK and the native plugin", () => {
         expect(existsSync(path.join(dir, "bin", "built"))).toBe(true);
       } finally {
         if (existsSync(`${sources}.aside`)) renameSync(`${sources}.aside`, sources);
-        writeFileSync(projectFile, project);
+        prebuilt();
       }
     });
 
@@ -128,7 +137,7 @@ describe("a Go stack through the generated SDK and the native plugin", () => {
         withOptions(options);
         await expect(stack.e2e.stack.preview()).rejects.toThrow(message);
       } finally {
-        writeFileSync(projectFile, project);
+        prebuilt();
       }
     });
   });
