@@ -1,8 +1,10 @@
 /**
- * Helpers of the CLI suites: run the built binary as a child process (as a user would; jest's
- * global set-up, test/setup/build.ts, has made `dist/` current), and start an emulator
- * in-process per test file.
+ * Helpers of the CLI suites: run the built CLI (jest's global set-up, test/setup/build.ts, has
+ * made `dist/` current) as a child process, as a user would, or inside the suite's own process
+ * (what the emulator-backed cases do: see runCliInProcess), and start an emulator in-process per
+ * test file.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { join } from "node:path";
@@ -35,6 +37,76 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
       done({ code, stdout, stderr });
     });
   });
+}
+
+/** What one in-process run sees as its environment, and what it printed. */
+interface InProcessRun {
+  env: NodeJS.ProcessEnv;
+  stdout: string;
+  stderr: string;
+}
+
+/** The in-process run whose code is executing, if any (runs of one file overlap: test.concurrent, Promise.all). */
+const currentRun = new AsyncLocalStorage<InProcessRun>();
+let runsInFlight = 0;
+let uninstall: (() => void) | undefined;
+
+/**
+ * While any in-process run is in flight: `process.env` and the two output streams answer each
+ * run from its own context (its environment, its captured output), and everything else as
+ * before (the in-process emulator, jest).
+ */
+function installRunContexts(): void {
+  const env = process.env;
+  const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
+  const scoped = () => currentRun.getStore()?.env ?? env;
+  process.env = new Proxy({} as NodeJS.ProcessEnv, {
+    get: (_target, key) => Reflect.get(scoped(), key),
+    set: (_target, key, value) => Reflect.set(scoped(), key, value),
+    has: (_target, key) => Reflect.has(scoped(), key),
+    deleteProperty: (_target, key) => Reflect.deleteProperty(scoped(), key),
+    ownKeys: () => Reflect.ownKeys(scoped()),
+    getOwnPropertyDescriptor: (_target, key) => Reflect.getOwnPropertyDescriptor(scoped(), key),
+  });
+  for (const stream of ["stdout", "stderr"] as const) {
+    const original = writes[stream];
+    process[stream].write = function (this: NodeJS.WriteStream, ...args: Parameters<typeof original>) {
+      const run = currentRun.getStore();
+      if (!run) return original.apply(this, args);
+      const [chunk, encoding, callback] = args as [string | Uint8Array, unknown, unknown];
+      run[stream] += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString(typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+      (typeof encoding === "function" ? encoding : (callback as (() => void) | undefined))?.();
+      return true;
+    } as typeof original;
+  }
+  uninstall = () => {
+    process.env = env;
+    process.stdout.write = writes.stdout;
+    process.stderr.write = writes.stderr;
+  };
+}
+
+/**
+ * Runs `compute` inside this process: the built CLI's `run` (dist/cli/program.js, all that
+ * bin.js calls), with the same environment as runCli's child (the parent's without COMPUTE_*,
+ * plus `env`) and its own output captured. A child process costs 0.3-0.9 CPU-seconds of
+ * start-up (Node.js, the SDK and its schemas), and the CLI suites started about 120 per test
+ * run; the output, the exit code and every request are the same in-process. What only a
+ * process shows (bin.js: the exit code as the process's, output flushed before it exits, a
+ * closed pipe, signals, a terminal) is the child-process runs' part: usage.test.ts, the
+ * spinner's terminal, --follow.
+ */
+export async function runCliInProcess(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  // Required when first used: dist/ is built by jest's global set-up, after this file loads.
+  const { run } = require(join(ROOT, "dist", "cli", "program.js")) as typeof import("../../cli/program");
+  const captured: InProcessRun = { env: cliEnv(env), stdout: "", stderr: "" };
+  if (runsInFlight++ === 0) installRunContexts();
+  try {
+    const code = await currentRun.run(captured, () => run([process.execPath, BIN, ...args]));
+    return { code, stdout: captured.stdout, stderr: captured.stderr };
+  } finally {
+    if (--runsInFlight === 0) uninstall?.();
+  }
 }
 
 /** A running `compute` process whose output is collected as it arrives (for --follow). */
@@ -163,7 +235,7 @@ export interface EmulatorSession {
   url: string;
   apiKey: string;
   control: import("../../emulator").EmulatorControl;
-  /** Runs `compute` against this emulator with the fixture's key (`env` adds or unsets variables). */
+  /** Runs `compute` (in-process: runCliInProcess) against this emulator with the fixture's key (`env` adds or unsets variables). */
   run(args: string[], env?: Record<string, string | undefined>): Promise<CliResult>;
   env(extra?: Record<string, string | undefined>): Record<string, string | undefined>;
 }
@@ -183,7 +255,7 @@ export function useEmulator(options: import("../../emulator").EmulatorOptions = 
     session.apiKey = emulator.apiKey;
     session.control = new EmulatorControl(emulator.url, emulator.adminToken);
     session.env = (extra = {}) => ({ COMPUTE_BASE_URL: emulator.url, COMPUTE_API_KEY: emulator.apiKey, ...extra });
-    session.run = (args, env = {}) => runCli(args, session.env(env));
+    session.run = (args, env = {}) => runCliInProcess(args, session.env(env));
   }, 120_000);
   afterAll(async () => {
     await close?.();

@@ -1,4 +1,4 @@
-/** `compute hub list|search|get` run as a process against the emulator. */
+/** `compute hub list|search|get` against the emulator (in-process, as every emulator-backed CLI case runs: test/cli/helpers.ts). */
 import { execFile } from "node:child_process";
 import { parse as parseYaml } from "yaml";
 import { defaultFixture, type FixtureRepo } from "../helpers/fixtures";

@@ -2,7 +2,7 @@
  * `compute ps` against the emulator: pods, clusters, sandboxes, network volumes and serverless
  * endpoints created through the API with and without owner marks (a volume's and a cluster's in
  * its name, an endpoint's in its env), beside the fixture's RAY cluster, then the rows, owners,
- * totals and filters the built binary prints.
+ * totals and filters the built CLI prints.
  * Expected totals are computed here from what the API reports, never written down.
  */
 import { parse as parseYaml } from "yaml";
