@@ -1,11 +1,14 @@
 /**
  * The command line itself: help, version, usage errors (exit 2, before any request) and
  * configuration errors (exit 1). No service is needed: every case here must fail or finish
- * before a request could be sent — which the runs without a base URL or key prove.
+ * before a request could be sent — which the runs without a base URL or key prove. Help and
+ * version run `compute` as a process (bin.js: the exit code and the streams as a shell sees
+ * them); the command tree's help, the usage and the configuration errors run it in-process
+ * (test/cli/helpers.ts, runCliInProcess), through the same run() and with the same environment.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, runCli } from "./helpers";
+import { ROOT, runCli, runCliInProcess } from "./helpers";
 
 const NO_SERVICE = { COMPUTE_BASE_URL: undefined, COMPUTE_API_KEY: undefined };
 /** A reachable-looking service that is never contacted: a usage error must not need it. */
@@ -52,7 +55,7 @@ describe("help and version", () => {
 
 /** Every leaf command, found by walking `--help` (so a new command cannot skip these checks). */
 async function commandTree(path: string[] = []): Promise<Array<{ path: string[]; help: string }>> {
-  const r = await runCli([...path, "--help"], NO_SERVICE);
+  const r = await runCliInProcess([...path, "--help"], NO_SERVICE);
   expect(r.code).toBe(0);
   const commands = section(r.stdout, "Commands:")
     .map((line) => /^ {2}(\S+)/.exec(line)?.[1])
@@ -198,7 +201,7 @@ const USAGE_ERRORS: Array<[string[], string | RegExp]> = [
 describe("usage errors exit 2 with the reason on stderr, before any request", () => {
   // With a base URL and key that would fail (exit 1) if the CLI got as far as using them.
   test.concurrent.each(USAGE_ERRORS)("compute %j", async (args, expected) => {
-    const r = await runCli(args, UNUSED_SERVICE);
+    const r = await runCliInProcess(args, UNUSED_SERVICE);
     expect({ args, code: r.code }).toEqual({ args, code: 2 });
     expect(r.stdout).toBe("");
     if (typeof expected === "string") expect(r.stderr).toContain(expected);
@@ -209,13 +212,13 @@ describe("usage errors exit 2 with the reason on stderr, before any request", ()
   });
 
   test.concurrent("usage errors need no configuration at all", async () => {
-    const r = await runCli(["hub", "list", "--limit", "0"], NO_SERVICE);
+    const r = await runCliInProcess(["hub", "list", "--limit", "0"], NO_SERVICE);
     expect(r.code).toBe(2);
     expect(r.stderr).not.toContain("COMPUTE_API_KEY");
   });
 
   test.concurrent("a connection that cannot be made: exit 1 naming the URL, after the SDK's retries", async () => {
-    const r = await runCli(["catalog", "cpus"], UNUSED_SERVICE);
+    const r = await runCliInProcess(["catalog", "cpus"], UNUSED_SERVICE);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^error: GET \/v2\/catalog\/cpus: connection to http:\/\/127\.0\.0\.1:9 failed \(.*ECONNREFUSED.*\)\n$/);
@@ -223,7 +226,7 @@ describe("usage errors exit 2 with the reason on stderr, before any request", ()
   });
 
   test.concurrent("an invalid COMPUTE_OUTPUT is a usage error naming the variable", async () => {
-    const r = await runCli(["hub", "list"], { ...UNUSED_SERVICE, COMPUTE_OUTPUT: "xml" });
+    const r = await runCliInProcess(["hub", "list"], { ...UNUSED_SERVICE, COMPUTE_OUTPUT: "xml" });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("COMPUTE_OUTPUT");
     expect(r.stderr).toContain("xml");
@@ -232,23 +235,23 @@ describe("usage errors exit 2 with the reason on stderr, before any request", ()
 
 describe("configuration errors exit 1 and name the flag and the variable", () => {
   test.concurrent("no API key", async () => {
-    const r = await runCli(["hub", "list"], { COMPUTE_BASE_URL: "http://127.0.0.1:9" });
+    const r = await runCliInProcess(["hub", "list"], { COMPUTE_BASE_URL: "http://127.0.0.1:9" });
     expect(r).toEqual({ code: 1, stdout: "", stderr: "error: no API key: pass --api-key <key> or set COMPUTE_API_KEY\n" });
   });
 
   test.concurrent("an empty COMPUTE_API_KEY counts as none", async () => {
-    const r = await runCli(["sandbox", "list"], { COMPUTE_BASE_URL: "http://127.0.0.1:9", COMPUTE_API_KEY: "  " });
+    const r = await runCliInProcess(["sandbox", "list"], { COMPUTE_BASE_URL: "http://127.0.0.1:9", COMPUTE_API_KEY: "  " });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("set COMPUTE_API_KEY");
   });
 
   test.concurrent("no base URL", async () => {
-    const r = await runCli(["catalog", "gpus"], { COMPUTE_API_KEY: "cs_secret_key_1234" });
+    const r = await runCliInProcess(["catalog", "gpus"], { COMPUTE_API_KEY: "cs_secret_key_1234" });
     expect(r).toEqual({ code: 1, stdout: "", stderr: "error: no service URL: pass --base-url <url> or set COMPUTE_BASE_URL\n" });
   });
 
   test.concurrent("neither: both problems, one line each", async () => {
-    const r = await runCli(["sandbox", "terminate", "sb_1"], NO_SERVICE);
+    const r = await runCliInProcess(["sandbox", "terminate", "sb_1"], NO_SERVICE);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split("\n")).toEqual([
       "error: no service URL: pass --base-url <url> or set COMPUTE_BASE_URL",
@@ -257,7 +260,7 @@ describe("configuration errors exit 1 and name the flag and the variable", () =>
   });
 
   test.concurrent("a base URL that is not http(s) is refused, and the key is never printed", async () => {
-    const r = await runCli(["hub", "list", "--base-url", "ftp://example.com", "--api-key", "cs_secret_key_1234"], NO_SERVICE);
+    const r = await runCliInProcess(["hub", "list", "--base-url", "ftp://example.com", "--api-key", "cs_secret_key_1234"], NO_SERVICE);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--base-url / COMPUTE_BASE_URL must be an http:// or https:// URL, got "ftp://example.com"');
     expect(r.stdout + r.stderr).not.toContain("cs_secret_key_1234");
