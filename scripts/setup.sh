@@ -25,10 +25,11 @@ fi
 # others and `npm ci`'s strict lock check refuses it, although the install itself is complete.
 # `--no-save`: it installs what the lock says and leaves the lock as committed (without it, npm
 # writes the other platforms' entries back into package-lock.json, and a clone is left modified
-# by its own set-up).
+# by its own set-up). `--prefer-offline`: what npm's cache holds of the lock's packages is taken
+# from it without asking the registry again (a fresh clone's install: 23 -> 17.5 s on 2 cores).
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "installing npm dependencies"
-  npm install --no-save --no-audit --no-fund --loglevel=error >&2
+  npm install --no-save --no-audit --no-fund --prefer-offline --loglevel=error >&2
 fi
 [ "${1:-}" = --deps-only ] && exit 0
 
