@@ -69,8 +69,9 @@ function substitute(steps: string, emulator: RunningEmulator): string {
  * user's own setting, which the set-up read too), a Pulumi home of its own (`home`). Settings of
  * the tools stand in for the user, never for a step: `pulumi up`, `destroy` and `stack rm` without
  * --yes ask for a confirmation, which PULUMI_SKIP_CONFIRMATIONS gives (no terminal here); pip
- * installs from the wheelhouse scripts/setup-python.sh filled (no PyPI in a test); the engine
- * downloads nothing (no update check, no plugin).
+ * installs from the wheelhouse scripts/setup-python.sh filled (no PyPI in a test); npm takes what
+ * its cache holds (the set-up filled it) without asking the registry again; the engine downloads
+ * nothing (no update check, no plugin).
  */
 function userEnv(home: string): NodeJS.ProcessEnv {
   deactivateVirtualenvs();
@@ -93,6 +94,7 @@ function userEnv(home: string): NodeJS.ProcessEnv {
     PIP_NO_INDEX: "1",
     PIP_FIND_LINKS: readFileSync(wheelhouse, "utf8").trim(),
     PIP_DISABLE_PIP_VERSION_CHECK: "1",
+    npm_config_prefer_offline: "true",
   };
 }
 
