@@ -15,6 +15,8 @@
  */
 const common = {
   testEnvironment: "node",
+  // Per-suite CPU when COMPUTE_TEST_CPU_LOG names a file (docs/benchmarks.md, "The test run's own time").
+  setupFilesAfterEnv: ["<rootDir>/test/setup/suite-cpu.js"],
   rootDir: __dirname,
   roots: ["<rootDir>/test"],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json", diagnostics: { warnOnly: false } }] },
