@@ -181,11 +181,16 @@ export type Face = "typescript" | "python" | "yaml";
  * - A volume a pod outside the stack mounts refuses destroy: destroy does not run the program, so
  *   Python and YAML reach the native plugin the same way: typescript (the dynamic-provider host)
  *   and yaml.
- * - The volume's and the template's updates in place, the four replacements and the closing
- *   preview, refresh and preview: typescript and yaml. Python reaches the same native plugin as
- *   YAML; what its face adds is the generated SDK carrying each kind's inputs and outputs, which
- *   its create, its reads, its secrets, its refresh, the endpoint's update (nested inputs
- *   through the SDK's `...Args` classes) and its destroy show.
+ * - The volume's and the template's updates in place and the four replacements: typescript and
+ *   yaml. Python reaches the same native plugin as YAML; what its face adds is the generated SDK
+ *   carrying each kind's inputs and outputs, which its create, its reads, its secrets, its
+ *   refresh, the endpoint's update (nested inputs through the SDK's `...Args` classes) and its
+ *   destroy show.
+ * - The preview before each update in place (its summary, the template's warnings): typescript
+ *   (the dynamic-provider host's preview). The other faces run the up alone and find the
+ *   template's warnings in its output: the provider's check prints them in an up as in a preview.
+ * - The closing preview, refresh and preview after the replacements: yaml. Every face runs the
+ *   earlier "refresh, then preview: no changes" on its fresh stack.
  */
 const BAD_INPUT: ReadonlyArray<[string, Face, Record<string, string>, RegExp[]]> = [
   ["shrinking the volume", "typescript", { volumeSize: "10" }, [/size: cannot shrink from 30 GB to 10 GB/]],
@@ -198,6 +203,8 @@ const BAD_INPUT: ReadonlyArray<[string, Face, Record<string, string>, RegExp[]]>
 const ESTIMATE_FACES: readonly Face[] = ["python"];
 const DESTROY_REFUSED_FACES: readonly Face[] = ["typescript", "yaml"];
 const STORYLINE_FACES: readonly Face[] = ["typescript", "yaml"];
+const UPDATE_PREVIEW_FACES: readonly Face[] = ["typescript"];
+const CLOSING_FACES: readonly Face[] = ["yaml"];
 
 interface Options {
   /** Native programs only: `pulumi import` of each kind made outside the stack (YAML writes the declarations). */
@@ -232,11 +239,13 @@ export function describeEnvironmentStack(name: string, program: string, face: Fa
   }
 
   /**
-   * The preview of `values`, then the `up` (the up runs whatever the preview showed, so one
-   * wrong preview does not leave its change to the next case).
+   * The preview of `values` (in UPDATE_PREVIEW_FACES), then the `up` (the up runs whatever the
+   * preview showed, so one wrong preview does not leave its change to the next case). Elsewhere
+   * the up alone: its output holds what the provider's check printed, as a preview's does.
    */
   async function previewThenUp(values: Record<string, string>) {
     await setConfig(values);
+    if (!previewed) return { ...(await upWith({})), preview: undefined };
     let previewOutput = "";
     // Not `diff: true`: the engine's diff display leaves out the provider's progress lines.
     const preview = await env.e2e.stack.preview({ onOutput: (text) => (previewOutput += text) });
@@ -265,6 +274,8 @@ export function describeEnvironmentStack(name: string, program: string, face: Fa
     return message;
   }
 
+  /** Whether this face previews each update in place before its up (UPDATE_PREVIEW_FACES). */
+  const previewed = UPDATE_PREVIEW_FACES.includes(face);
   const state = () => emulatorState(env.e2e);
   const marked = (serviceName: string, programName: string) => new RegExp(`^${programName}~${env.owner.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}~[0-9a-f]{18}$`).test(serviceName);
 
@@ -395,7 +406,7 @@ export function describeEnvironmentStack(name: string, program: string, face: Fa
 
   // Updates in place: the same ids, the new values on the service.
 
-  if (STORYLINE_FACES.includes(face)) it("growing the volume and renaming it updates it in place (PATCH), the owner mark kept in its name; the preview says so", async () => {
+  if (STORYLINE_FACES.includes(face)) it(`growing the volume and renaming it updates it in place (PATCH), the owner mark kept in its name${previewed ? "; the preview says so" : ""}`, async () => {
     const { out, summary, output, preview } = await previewThenUp({ volumeSize: "30", volumeName: "datasets-v2" });
     expectChanges(summary, { same: TOTAL - 1, update: 1 }, output);
     expect(out.volumeId).toBe(env.last.volumeId);
@@ -406,10 +417,10 @@ export function describeEnvironmentStack(name: string, program: string, face: Fa
     expect(volume).toMatchObject({ size: 30, name: out.volumeServiceName });
     env.last = out;
     // The volume keeps its id, so what mounts or lists it does not change.
-    expectChanges(preview.summary, { same: TOTAL - 1, update: 1 }, preview.output);
+    if (preview) expectChanges(preview.summary, { same: TOTAL - 1, update: 1 }, preview.output);
   });
 
-  if (STORYLINE_FACES.includes(face)) it("changing the template updates it in place, and the preview warns on the template and on the pod made from it", async () => {
+  if (STORYLINE_FACES.includes(face)) it(`changing the template updates it in place, and the ${previewed ? "preview" : "up"} warns on the template and on the pod made from it`, async () => {
     const { out, summary, output, preview } = await previewThenUp({ templateImage: "python:3.13-slim", templateStage: "two" });
     expectChanges(summary, { same: TOTAL - 1, update: 1 }, output);
     expect(out.templateId).toBe(env.last.templateId);
@@ -421,12 +432,13 @@ export function describeEnvironmentStack(name: string, program: string, face: Fa
     expect(pod.env).toMatchObject({ STAGE: "one" });
     env.last = out;
 
-    expectChanges(preview.summary, { same: TOTAL - 1, update: 1 }, preview.output);
-    expect(preview.output).toMatch(/template worker-base: changes (env, image|image, env): pods and sandboxes already made from it keep their settings/);
-    expect(preview.output).toMatch(new RegExp(`pod worker-[0-9a-f]{8}: warning: its template worker-base \\(${out.templateId}\\) changes in this update \\((env, image|image, env)\\), but a pod keeps what its template gave it at create`));
+    if (preview) expectChanges(preview.summary, { same: TOTAL - 1, update: 1 }, preview.output);
+    const warned = preview?.output ?? output;
+    expect(warned).toMatch(/template worker-base: changes (env, image|image, env): pods and sandboxes already made from it keep their settings/);
+    expect(warned).toMatch(new RegExp(`pod worker-[0-9a-f]{8}: warning: its template worker-base \\(${out.templateId}\\) changes in this update \\((env, image|image, env)\\), but a pod keeps what its template gave it at create`));
   });
 
-  it("changing the endpoint's vCPUs and maximum workers updates it in place; the preview says so", async () => {
+  it(`changing the endpoint's vCPUs and maximum workers updates it in place${previewed ? "; the preview says so" : ""}`, async () => {
     const { out, summary, output, preview } = await previewThenUp({ endpointVcpuCount: "4", endpointWorkersMax: "5" });
     expectChanges(summary, { same: TOTAL - 1, update: 1 }, output);
     expect(out.endpointId).toBe(env.last.endpointId);
@@ -435,7 +447,7 @@ export function describeEnvironmentStack(name: string, program: string, face: Fa
     expect(endpoint.cpu).toEqual([expect.objectContaining({ id: "cpu3c", vcpuCount: 4 })]);
     expect(endpoint.workers).toMatchObject({ min: 1, max: 5 });
     env.last = out;
-    expectChanges(preview.summary, { same: TOTAL - 1, update: 1 }, preview.output);
+    if (preview) expectChanges(preview.summary, { same: TOTAL - 1, update: 1 }, preview.output);
   });
 
   // Preview errors: the field named, nothing sent (each in one face: BAD_INPUT).
@@ -518,7 +530,7 @@ export function describeEnvironmentStack(name: string, program: string, face: Fa
     env.last = out;
   });
 
-  if (STORYLINE_FACES.includes(face)) it("after all that: preview, refresh and preview again show no changes", async () => {
+  if (CLOSING_FACES.includes(face)) it("after all that: preview, refresh and preview again show no changes", async () => {
     expect((await env.e2e.stack.preview()).changeSummary).toEqual({ same: TOTAL });
     expect((await env.e2e.stack.refresh()).summary.resourceChanges).toEqual({ same: TOTAL + READ });
     expect((await env.e2e.stack.preview()).changeSummary).toEqual({ same: TOTAL });

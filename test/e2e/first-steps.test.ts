@@ -66,7 +66,9 @@ function substitute(steps: string, emulator: RunningEmulator): string {
 /**
  * The environment of a new user's shell: no virtualenv activated, no engine on PATH (the steps
  * put it there), no PULUMI_* or COMPUTE_* setting of this run but where the engine cache lives (a
- * user's own setting, which the set-up read too), a Pulumi home of its own (`home`). Settings of
+ * user's own setting, which the set-up read too), no NODE_OPTIONS (the run's deferred start of
+ * @pulumi/pulumi, test/setup/lazy-pulumi-start.js, is the suites' and not a user's), a Pulumi
+ * home of its own (`home`). Settings of
  * the tools stand in for the user, never for a step: `pulumi up`, `destroy` and `stack rm` without
  * --yes ask for a confirmation, which PULUMI_SKIP_CONFIRMATIONS gives (no terminal here); pip
  * installs from the wheelhouse scripts/setup-python.sh filled (no PyPI in a test); npm takes what
@@ -77,7 +79,7 @@ function userEnv(home: string): NodeJS.ProcessEnv {
   deactivateVirtualenvs();
   const engineBin = path.join(engineRoot(), "bin");
   const env: NodeJS.ProcessEnv = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !/^(PULUMI|COMPUTE)_/.test(key) || key === "COMPUTE_ENGINE_CACHE"),
+    Object.entries(process.env).filter(([key]) => (!/^(PULUMI|COMPUTE)_/.test(key) || key === "COMPUTE_ENGINE_CACHE") && key !== "NODE_OPTIONS"),
   );
   env.PATH = (process.env.PATH ?? "")
     .split(path.delimiter)
