@@ -28,7 +28,8 @@ for (const list of byWorker.values()) {
     // A suite ends where its worker's next suite starts (its afterAll hooks included), else at its own end.
     const end = list.slice(i + 1).find((e) => e.event === "start") ?? list.slice(i + 1).find((e) => e.event === "end" && e.suite === start.suite);
     if (!end) return;
-    const name = path.relative(process.cwd(), start.suite) + (start.project === "default" ? "" : ` [${start.project}]`);
+    // Named from the clone's test/ folder on, wherever the clone is.
+    const name = start.suite.slice(start.suite.lastIndexOf(`${path.sep}test${path.sep}`) + 1) + (start.project === "default" ? "" : ` [${start.project}]`);
     suites.push({ name, self: end.self - start.self, children: end.children - start.children, wall: (end.at - start.at) / 1000 });
   });
 }
