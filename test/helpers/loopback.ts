@@ -97,3 +97,11 @@ export function problem(res: ServerResponse, status: number, detail: string, ext
 }
 
 export const TEST_KEY = "cs_test_secret_key_0123456789";
+
+/**
+ * A loopback port where a connection is refused: 9 (discard), privileged, so never handed out by
+ * `listen(0)` and bound by no suite. A port bound and then closed is not safe for this: with
+ * the suites running side by side, another suite's server listening on port 0 may take it in
+ * between (a run once met an emulator there, and its 401, where a refusal was expected).
+ */
+export const REFUSED_PORT = 9;

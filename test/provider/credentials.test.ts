@@ -8,7 +8,7 @@
  * Each test configures its own key (issued in the emulator): a check is remembered per
  * (service, key, team) for the life of the process, as in a run.
  */
-import { createServer } from "node:net";
+import { REFUSED_PORT } from "../helpers/loopback";
 import { checked, recorded, runtime, useProvider } from "./helpers";
 
 jest.setTimeout(60_000);
@@ -96,12 +96,7 @@ describe("the key check at the start of a run", () => {
   });
 
   it("fails an unreachable service in one line naming compute:baseUrl and the way to preview offline", async () => {
-    const port = await new Promise<number>((resolve) => {
-      const server = createServer().listen(0, "127.0.0.1", () => {
-        const { port } = server.address() as { port: number };
-        server.close(() => resolve(port));
-      });
-    });
+    const port = REFUSED_PORT;
     configureWith({ "compute:baseUrl": `http://127.0.0.1:${port}`, "compute:apiKey": await issuedKey() });
     // Every step of the run meets the same check's failure, each naming only its own resource.
     for (const name of ["trainer", "second", "third"]) {

@@ -5,6 +5,7 @@
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { probeHttp, probeSshBanner, probeTcp } from "../../provider/runtime/probes";
+import { REFUSED_PORT } from "../helpers/loopback";
 
 const servers: Array<Server | HttpServer> = [];
 const sockets = new Set<Socket>();
@@ -19,15 +20,6 @@ async function listen(server: Server | HttpServer): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-/** A port nothing listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 afterEach(async () => {
   for (const socket of sockets) socket.destroy();
   await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
@@ -37,7 +29,7 @@ describe("tcp probe", () => {
   it("passes when the port accepts, and says 'connection refused' when nothing listens", async () => {
     const port = await listen(createServer(() => undefined));
     expect(await probeTcp("127.0.0.1", port, 2000)).toEqual({ ok: true, detail: "connection accepted" });
-    expect(await probeTcp("127.0.0.1", await closedPort(), 2000)).toEqual({ ok: false, detail: "connection refused" });
+    expect(await probeTcp("127.0.0.1", REFUSED_PORT, 2000)).toEqual({ ok: false, detail: "connection refused" });
   });
 
   it("fails on a connection the port proxy hangs up at once (nothing listens behind the mapping)", async () => {
@@ -102,7 +94,7 @@ describe("http probe", () => {
   });
 
   it("says what happened when no HTTP answer comes", async () => {
-    expect(await probeHttp("127.0.0.1", await closedPort(), "/", undefined, 2000)).toEqual({ ok: false, detail: "connection refused" });
+    expect(await probeHttp("127.0.0.1", REFUSED_PORT, "/", undefined, 2000)).toEqual({ ok: false, detail: "connection refused" });
     const proxy = await listen(createServer((socket) => socket.end()));
     expect(await probeHttp("127.0.0.1", proxy, "/", undefined, 2000)).toEqual({ ok: false, detail: "connection closed before an HTTP answer" });
   });
