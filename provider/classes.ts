@@ -18,6 +18,7 @@ import { serverlessEndpointResource } from "./resources/serverless-endpoint";
 import { sshKeyResource } from "./resources/ssh-key";
 import { templateResource } from "./resources/template";
 import { dynamicToken, secretInputs, secretOutputs, unresolved, type ArgOf, type ArgsOf, type InputList, type OutputList, type OutputProperties } from "./resources/definition";
+import { skipLeakReportStacks } from "./registration-stacks";
 import { ownerMarkOf, secretInputNames } from "./stack-identity";
 
 /** A resource object: its outputs, and `name` where it has that input (echoed with the name `check` resolved). */
@@ -79,8 +80,13 @@ function makeClass(definition: { name: string; inputs: InputList; outputs: Outpu
     }
     constructor(name: string, given: Record<string, unknown>, opts: pulumi.CustomResourceOptions = {}) {
       const [props, options] = registration(name, given, opts);
-      // Made per resource: it names the stack, which is known once the program runs.
-      super(token, name, { ...props, __provider: providerText(token) }, options);
+      const restoreStacks = skipLeakReportStacks();
+      try {
+        // Made per resource: it names the stack, which is known once the program runs.
+        super(token, name, { ...props, __provider: providerText(token) }, options);
+      } finally {
+        restoreStacks();
+      }
       // The id output is the resource's id: known in the preview of an update too, where the
       // dynamic-provider host leaves every other output unknown (it has no preview of updates).
       Object.defineProperty(this, definition.idOutput, { value: this.id, enumerable: true });

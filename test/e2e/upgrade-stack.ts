@@ -137,9 +137,13 @@ const RECORDED_SECRETS = ["recorded-wandb-key", "recorded-registry-password"];
 
 const idsOf = (resources: Map<string, StateResource>) => new Map([...resources].map(([urn, r]) => [urn, r.id]));
 
-/** A resource's recorded outputs but for `keys`. */
+/**
+ * A resource's recorded outputs but for `keys`. An empty `secretInputs` list (recorded by builds
+ * up to issue 43's) and none (recorded since) say the same, so both read as none.
+ */
 function outputsBut(resource: StateResource | undefined, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(resource?.outputs ?? {}).filter(([key]) => !keys.includes(key)));
+  const emptyList = (key: string, value: unknown) => key === "secretInputs" && Array.isArray(value) && value.length === 0;
+  return Object.fromEntries(Object.entries(resource?.outputs ?? {}).filter(([key, value]) => !keys.includes(key) && !emptyList(key, value)));
 }
 
 /**
@@ -151,7 +155,8 @@ function outputsBut(resource: StateResource | undefined, keys: string[]): Record
  * - the only updates are the dynamic face's `__provider` (the engine runs `refresh` and
  *   `destroy` with the recorded one, so a new build must reach the state): `preview` updates
  *   exactly the resources whose `__provider` the `up` then rewrites, to today's build, and
- *   nothing else in their state changes; the native face shows no update at all;
+ *   nothing else in their state changes (but an empty `secretInputs` list, no longer
+ *   recorded); the native face shows no update at all;
  * - a small real change (a sandbox's idle timeout) still updates in place; `destroy` then
  *   leaves nothing.
  */
