@@ -90,6 +90,15 @@ describe("the command travels as args, which both documents accept", () => {
     expect(Object.keys(patch).filter((key) => !acceptedMembers("UpdatePodRequest").has(key))).toEqual([]);
   });
 
+  it("a new template goes with every container setting the program declares, which must win over the template's", () => {
+    const news: PodInputs = { ...base, templateId: "tpl-2", env: { A: "1" } };
+    const patch = updateRequest({ ...olds, env: { A: "1" } } as PodOutputs, news, podUpdates({ ...olds, env: { A: "1" } } as PodOutputs, news), live);
+    // Not sent: what the program leaves to the template (disk, ports, registry).
+    expect(Object.keys(patch).sort()).toEqual(["args", "env", "image", "templateId"]);
+    expect(patch).toMatchObject({ templateId: "tpl-2", image: "img:1", args: "python train.py", env: expect.objectContaining({ A: "1" }) });
+    expect(Object.keys(patch).filter((key) => !acceptedMembers("UpdatePodRequest").has(key))).toEqual([]);
+  });
+
   it("a create written with cmd/entrypoint is sent with the same command as args", async () => {
     const { server, client } = await serve((_req, res) => sendJson(res, 201, documentExamples("Pod")[0].body));
     await client.pods.create({ name: "trainer", image: "img", gpu: { id: "A" }, entrypoint: ["bash", "-c"], cmd: ["python serve.py"] });

@@ -6,7 +6,7 @@
 import type { CreatePodRequest, Pod, UpdatePodRequest } from "../../../sdk";
 import { POD_ACTIVE_STATUSES, POD_OWNER_ENV, commandOf, encodeCommand, sameCommand } from "../../../sdk";
 import { isUnknown } from "../unknowns";
-import { candidatesChooseGpuType, placementDiff } from "../placement";
+import { candidatesChooseGpuType, currentPlacement, placementDiff } from "../placement";
 import { createRequestOf, defaultDiff, inputsOf, same, type CheckedInputs, type DiffResult, type FactValues, type Recorded } from "../definition";
 import { POD_INPUTS } from "./inputs";
 import type { POD_OUTPUTS } from "./outputs";
@@ -104,7 +104,7 @@ export function diffPod(olds: Recorded<PodInputs, PodFacts>, news: PodInputs, ta
     if (!same(paths(mOld), paths(mNew))) updates.push("mounts");
   }
 
-  placementDiff(olds.placementChosen, old.placement, news.placement, { replaces, updates });
+  placementDiff(currentPlacement(olds.placementChosen, olds), old.placement, news.placement, { replaces, updates });
   return { replaces, updates };
 }
 
@@ -121,22 +121,28 @@ export function podUpdates(olds: Recorded<PodInputs, PodFacts>, news: PodInputs)
 export function updateRequest(olds: Recorded<PodInputs, PodFacts>, news: PodInputs, updates: ReadonlySet<string>, live: Pod): UpdatePodRequest {
   const patch: UpdatePodRequest = {};
   const old = desiredOf(olds);
+  // A new template is applied as at create: the service takes its container settings but for
+  // those the request sends (the template rules, 2), so the ones the program declares go with
+  // it, or the template's image, command, disk, ports, registry and env would replace them.
+  const template = updates.has("templateId") && news.templateId !== undefined;
+  const sent = (key: string, declared: boolean) => updates.has(key) || (template && declared);
   if (updates.has("name")) patch.name = news.name;
   if (updates.has("locked")) patch.locked = news.locked ?? false;
-  if (updates.has("image") && news.image !== undefined) patch.image = news.image;
-  if (updates.has("disk") && news.disk !== undefined) patch.disk = news.disk;
-  if (updates.has("ports")) patch.ports = news.ports ?? [];
-  if (updates.has("registry")) patch.registry = news.registry ?? null;
-  if (updates.has("templateId") && news.templateId !== undefined) patch.templateId = news.templateId;
+  if (sent("image", news.image !== undefined) && news.image !== undefined) patch.image = news.image;
+  if (sent("disk", news.disk !== undefined) && news.disk !== undefined) patch.disk = news.disk;
+  if (sent("ports", news.ports !== undefined)) patch.ports = news.ports ?? [];
+  if (sent("registry", news.registry !== undefined)) patch.registry = news.registry ?? null;
+  if (template) patch.templateId = news.templateId;
   if (updates.has("globalNetworking")) patch.globalNetworking = news.globalNetworking ?? false;
-  if (updates.has("args")) {
+  if (sent("args", news.args !== undefined || news.cmd !== undefined || news.entrypoint !== undefined)) {
     // The command travels as the stored `args` string: both documents accept it, while the
     // public UpdatePodRequest is closed without `cmd`/`entrypoint`. Arrays the user wrote are
     // encoded (check() has refused args that disagree with them); no command at all is "".
     const arrays = news.cmd !== undefined || news.entrypoint !== undefined;
     patch.args = arrays ? encodeCommand({ cmd: news.cmd, entrypoint: news.entrypoint }) : (news.args ?? "");
   }
-  if (updates.has("env")) {
+  // With a template, always: the service merges the template's env under the map it is sent.
+  if (updates.has("env") || template) {
     const env: Record<string, string> = { ...live.env };
     for (const key of Object.keys(old.env ?? {})) delete env[key];
     Object.assign(env, news.env ?? {});
