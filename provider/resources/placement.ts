@@ -77,6 +77,19 @@ export function placementAllowed(chosen: PlacementCandidate | undefined, candida
 }
 
 /**
+ * Where a resource runs, as a candidate: the one it was created on, with what that candidate
+ * left open (all of it without `placement`: `{}`) taken from where the service placed it. A
+ * pod made without a list runs somewhere all the same: a list added later that allows where it
+ * runs must keep it there, not replace it.
+ */
+export function currentPlacement(chosen: PlacementCandidate | undefined, placed: { gpuTypeId?: string | null; dataCenterId?: string | null }): PlacementCandidate | undefined {
+  if (!chosen) return undefined;
+  const gpuTypeId = chosen.gpuTypeId ?? placed.gpuTypeId ?? undefined;
+  const dataCenterId = chosen.dataCenterId ?? placed.dataCenterId ?? undefined;
+  return { ...(gpuTypeId !== undefined ? { gpuTypeId } : {}), ...(dataCenterId !== undefined ? { dataCenterId } : {}) };
+}
+
+/**
  * The `placement` input's own diff (its change effect `depends`): a list the current placement
  * (`chosen`) is no longer in replaces; any other change is the provider's own setting, recorded
  * in place. At preview, a candidate not known yet may or may not allow it: the current placement

@@ -115,6 +115,18 @@ describe("Pod diff: the update/replace table", () => {
     expect(diffPod(olds, { ...base, gpu: { id: "other" }, placement: [{ dataCenterId: "US-TX-3" }] }).replaces).toEqual(["gpu.id"]);
   });
 
+  it("a list given to a pod made without one keeps it where the service placed it, if the list allows that", () => {
+    // Created without `placement`: the candidate recorded is {}, the pod runs on an H100 in US-TX-3.
+    const placedByService = { ...base, placementChosen: {}, gpuTypeId: GPU.h100, dataCenterId: "US-TX-3" } as unknown as PodOutputs;
+    expect(diffPod(placedByService, { ...base, placement: [{ dataCenterId: "US-TX-3" }] })).toEqual({ replaces: [], updates: ["placement"] });
+    expect(diffPod(placedByService, { ...base, placement: [{ gpuTypeId: GPU.h100 }] })).toEqual({ replaces: [], updates: ["placement"] });
+    expect(diffPod(placedByService, { ...base, placement: [{ dataCenterId: "EU-RO-1" }] }).replaces).toEqual(["placement"]);
+    // A candidate naming only the data center, recorded at create: the GPU type is where it landed.
+    const placedInDataCenter = { ...placedByService, placementChosen: { dataCenterId: "US-TX-3" } } as unknown as PodOutputs;
+    expect(diffPod(placedInDataCenter, { ...base, placement: [{ gpuTypeId: GPU.h100, dataCenterId: "US-TX-3" }] }).replaces).toEqual([]);
+    expect(diffPod(placedInDataCenter, { ...base, placement: [{ gpuTypeId: GPU.a100, dataCenterId: "US-TX-3" }] }).replaces).toEqual(["placement"]);
+  });
+
   it("at preview, a candidate not known yet keeps the pod where a known one still allows its placement, and may replace it where none does", () => {
     const current = { gpuTypeId: GPU.h100, dataCenterId: "US-TX-3" };
     expect(kinds({ placement: [current, { gpuTypeId: UNKNOWN }] })).toEqual({ replaces: [], updates: ["placement"] });

@@ -26,12 +26,12 @@ import {
   type ResourceDefinition,
   type Wait,
 } from "../definition";
-import { candidateFailures, candidatesChooseGpuType, placementDiff, placementFacts } from "../placement";
+import { candidateFailures, candidatesChooseGpuType, currentPlacement, placementDiff, placementFacts } from "../placement";
 import { podTarget } from "../readiness";
 import { markInName, programName, renamedKeepingMark } from "../wire";
 import { CLUSTER_INPUTS } from "./inputs";
 import { CLUSTER_OUTPUTS } from "./outputs";
-import { EXAMPLE } from "./example";
+import { CHANGES, EXAMPLE } from "./example";
 
 export type ClusterInputs = CheckedInputs<typeof CLUSTER_INPUTS>;
 export type ClusterFacts = FactValues<typeof CLUSTER_OUTPUTS>;
@@ -159,7 +159,7 @@ function diff(olds: Recorded<ClusterInputs, ClusterFacts>, news: ClusterInputs, 
     const fields = ["gpuCountPerPod", "podCount", ...(candidatesChooseGpuType(news.placement) ? [] : ["gpuTypeId" as const])] as const;
     for (const field of fields) if (!same(before?.[field], after?.[field])) result.replaces.push(`compute.${field}`);
   }
-  placementDiff(olds.placementChosen, olds.placement, news.placement, result);
+  placementDiff(currentPlacement(olds.placementChosen, olds), olds.placement, news.placement, result);
   if (olds.status === "PROVISIONING") result.updates.push("status");
   return result;
 }
@@ -270,4 +270,5 @@ export const clusterResource = {
     return { live: await settle(context, news, await context.api.clusters.withMembers(id)) };
   },
   example: EXAMPLE,
+  exampleChanges: CHANGES,
 } satisfies ResourceDefinition<ClusterInputs, ClusterWithMembers, ClusterFacts>;
