@@ -15,8 +15,9 @@
  */
 const common = {
   testEnvironment: "node",
-  // Per-suite CPU when COMPUTE_TEST_CPU_LOG names a file (docs/benchmarks.md, "The test run's own time").
-  setupFilesAfterEnv: ["<rootDir>/test/setup/suite-cpu.js"],
+  // Every test reaches an assertion (test/setup/every-test-asserts.js); per-suite CPU when
+  // COMPUTE_TEST_CPU_LOG names a file (docs/benchmarks.md, "The test run's own time").
+  setupFilesAfterEnv: ["<rootDir>/test/setup/every-test-asserts.js", "<rootDir>/test/setup/suite-cpu.js"],
   rootDir: __dirname,
   roots: ["<rootDir>/test"],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json", diagnostics: { warnOnly: false } }] },
@@ -59,6 +60,7 @@ module.exports = {
       testMatch: [
         "<rootDir>/test/provider/**/*.test.ts",
         "<rootDir>/test/e2e/plugin-protocol.test.ts",
+        "<rootDir>/test/e2e/every-kind-protocol.test.ts",
       ],
       // It runs the registry's generic suites in a copy of the project, in its own process.
       testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/provider/new-kind\\.test\\.ts$"],

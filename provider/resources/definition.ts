@@ -340,6 +340,12 @@ export interface ResourceDefinition<Inputs extends object = any, Live extends { 
 
   /** The smallest inputs a program could give (what each generic test exercises the definition with). */
   readonly example: Readonly<Record<string, unknown>>;
+  /**
+   * A change of every input whose `onChange` is not "nothing", from the example: what the
+   * generic table (test/e2e/every-kind-protocol.test.ts) performs through the provider protocol,
+   * one row each, expecting the update or the replacement the input list says.
+   */
+  readonly exampleChanges: Readonly<Record<string, ExampleChange>>;
 
   /**
    * How a state recorded by an earlier build becomes today's (provider/runtime/state-versions.ts):
@@ -355,6 +361,17 @@ export interface ResourceDefinition<Inputs extends object = any, Live extends { 
  * One step of a state's shape: the recorded state (outputs, and the inputs recorded with them)
  * of one version in, the next version's out. Pure: no API call, no clock.
  */
+/**
+ * One row of a definition's change table: the input's new value (`to`), what the example must
+ * hold besides for the change to be one a program could make (`from`, e.g. a GPU pod for a GPU
+ * change), and, for a `depends` input, what that change does.
+ */
+export interface ExampleChange {
+  readonly to: unknown;
+  readonly from?: Readonly<Record<string, unknown>>;
+  readonly does?: "update" | "replace";
+}
+
 export type StateMigration = (state: Props) => Props;
 
 /** The native type token of a resource (provider/tokens.ts). */

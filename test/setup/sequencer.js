@@ -29,6 +29,7 @@ const ESTIMATE_SECONDS = {
   "test/e2e/cluster.test.ts": 149,
   "test/e2e/upgrade-yaml.test.ts": 147,
   "test/e2e/plugin-protocol.test.ts": 144,
+  "test/e2e/every-kind-protocol.test.ts": 140,
   "test/e2e/environment-python.test.ts": 129,
   "test/e2e/basic.test.ts": 116,
   "test/e2e/cost-gitops.test.ts": 108,

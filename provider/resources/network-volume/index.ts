@@ -9,7 +9,7 @@ import { CreateNetworkVolumeRequest, type NetworkVolume } from "../../../sdk";
 import type { CheckFailure } from "../check-failures";
 import { isUnknown } from "../unknowns";
 import { inputsOf, same, type CheckedInputs, type DiffResult, type HookContext, type OutputValues, type Props, type Recorded, type ResourceDefinition } from "../definition";
-import { EXAMPLE } from "./example";
+import { CHANGES, EXAMPLE } from "./example";
 import { markInName, presentOnly, programName, renamedKeepingMark, schemaViolations, toWire, uniquelyNamed } from "../wire";
 import { NETWORK_VOLUME_INPUTS } from "./inputs";
 import { NETWORK_VOLUME_OUTPUTS } from "./outputs";
@@ -116,4 +116,5 @@ export const networkVolumeResource = {
     return { live: await converge(context, news, await context.api.networkVolumes.get(id)) };
   },
   example: EXAMPLE,
+  exampleChanges: CHANGES,
 } satisfies ResourceDefinition<NetworkVolumeInputs, NetworkVolume, NetworkVolumeFacts>;

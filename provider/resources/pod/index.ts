@@ -22,7 +22,7 @@ import type { HookContext, InputList, Props, Recorded, ResourceDefinition, Wait 
 import { containsUnknown, isUnknown } from "../unknowns";
 import { candidateFailures, placementFacts } from "../placement";
 import { podTarget } from "../readiness";
-import { EXAMPLE } from "./example";
+import { CHANGES, EXAMPLE } from "./example";
 import { markInEnv } from "../wire";
 import { POD_INPUTS } from "./inputs";
 import { diffPod, podUpdates, factsFromPod, importedInputs, refreshedInputs, toCreateRequest, updateRequest, type PodFacts, type PodInputs } from "./model";
@@ -166,4 +166,5 @@ export const podResource = {
   },
   update,
   example: EXAMPLE,
+  exampleChanges: CHANGES,
 } satisfies ResourceDefinition<PodInputs, Pod, PodFacts>;

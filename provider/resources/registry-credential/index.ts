@@ -18,7 +18,7 @@
 import { BadRequestError, ComputeError, CreateRegistryRequest, apiFailureLine, type ComputeClient, type Registry } from "../../../sdk";
 import type { CheckFailure } from "../check-failures";
 import { inputsOf, same, type CheckedInputs, type DiffResult, type OutputValues, type Props, type Recorded, type ResourceDefinition } from "../definition";
-import { EXAMPLE } from "./example";
+import { CHANGES, EXAMPLE } from "./example";
 import { REGISTRY_CREDENTIAL_INPUTS } from "./inputs";
 import { REGISTRY_CREDENTIAL_OUTPUTS } from "./outputs";
 import { markInName, presentOnly, programName, schemaViolations, toWire, uniquelyNamed } from "../wire";
@@ -89,4 +89,5 @@ export const registryCredentialResource = {
   },
   diff,
   example: EXAMPLE,
+  exampleChanges: CHANGES,
 } satisfies ResourceDefinition<RegistryCredentialInputs, Registry, RegistryCredentialFacts>;

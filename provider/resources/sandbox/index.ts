@@ -31,7 +31,7 @@ import {
   type ResourceDefinition,
   type Wait,
 } from "../definition";
-import { EXAMPLE } from "./example";
+import { CHANGES, EXAMPLE } from "./example";
 import { markInLabels } from "../wire";
 import { SANDBOX_INPUTS } from "./inputs";
 import { SANDBOX_OUTPUTS } from "./outputs";
@@ -215,4 +215,5 @@ export const sandboxResource = {
   },
   update,
   example: EXAMPLE,
+  exampleChanges: CHANGES,
 } satisfies ResourceDefinition<SandboxInputs, Sandbox, SandboxFacts>;

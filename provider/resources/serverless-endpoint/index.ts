@@ -37,7 +37,7 @@ import {
   type ResourceDefinition,
 } from "../definition";
 import { inProgramWords, markInEnv, presentOnly, schemaViolations, toWire } from "../wire";
-import { EXAMPLE } from "./example";
+import { CHANGES, EXAMPLE } from "./example";
 import { SERVERLESS_ENDPOINT_INPUTS } from "./inputs";
 import { SERVERLESS_ENDPOINT_OUTPUTS } from "./outputs";
 
@@ -358,4 +358,5 @@ export const serverlessEndpointResource = {
     return { live: updated };
   },
   example: EXAMPLE,
+  exampleChanges: CHANGES,
 } satisfies ResourceDefinition<ServerlessEndpointInputs, Endpoint, EndpointFacts>;

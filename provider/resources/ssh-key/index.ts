@@ -15,7 +15,7 @@ import type { CheckFailure } from "../check-failures";
 import { isUnknown } from "../unknowns";
 import type { CheckedInputs, DiffResult, HookContext, OutputValues, Props, Recorded, ResourceDefinition } from "../definition";
 import { presentOnly } from "../wire";
-import { EXAMPLE } from "./example";
+import { CHANGES, EXAMPLE } from "./example";
 import { SSH_KEY_INPUTS } from "./inputs";
 import { SSH_KEY_OUTPUTS } from "./outputs";
 
@@ -110,4 +110,5 @@ export const sshKeyResource = {
     return { live: key };
   },
   example: EXAMPLE,
+  exampleChanges: CHANGES,
 } satisfies ResourceDefinition<SshKeyInputs, RegisteredKey, SshKeyFacts>;

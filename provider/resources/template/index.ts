@@ -10,7 +10,7 @@
  */
 import { CreateTemplateRequest, DEFAULT_CONTAINER_DISK_GB, storedArgs, type Template, type UpdateTemplateRequest } from "../../../sdk";
 import { createFields, inputsOf, same, type CheckedInputs, type OutputList, type OutputValues, type Props, type ResourceDefinition } from "../definition";
-import { EXAMPLE } from "./example";
+import { CHANGES, EXAMPLE } from "./example";
 import { markInName, presentOnly, programName, renamedKeepingMark, schemaViolations, toWire, uniquelyNamed } from "../wire";
 import { TEMPLATE_INPUTS } from "./inputs";
 
@@ -141,4 +141,5 @@ export const templateResource = {
     return { live: updated };
   },
   example: EXAMPLE,
+  exampleChanges: CHANGES,
 } satisfies ResourceDefinition<TemplateInputs, Template, TemplateFacts>;
