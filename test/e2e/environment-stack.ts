@@ -624,6 +624,11 @@ function describeImports(env: EnvironmentStack, programDir: () => string, total:
       id: endpoint.id,
       expected: { name: "legacy-endpoint", type: "QUEUE", image: "nginx:1.27", cpu: [{ id: "cpu3c", vcpuCount: 2 }], scaling: { type: "QUEUE_DELAY", queueDelay: 4 }, workers: { max: 2 }, networkVolumeIds: [volume.id] },
     };
+    // Outside the stack: the state holds none of them until each is imported.
+    const exported = await env.e2e.stack.exportStack();
+    const inState = new Set((exported.deployment.resources as Array<{ id?: string }>).map((r) => r.id));
+    expect(Object.values(made).filter(({ id }) => inState.has(id))).toEqual([]);
+    expect(Object.keys(made)).toHaveLength(5);
   });
 
   it.each(["legacyVolume", "legacyRegistry", "legacyTemplate", "legacyKey", "legacyEndpoint"])("pulumi import of %s by id prints its declaration with its settings", async (name) => {

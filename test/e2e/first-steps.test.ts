@@ -317,8 +317,13 @@ describeFirstSteps("python", ["Pulumi.yaml", "__main__.py"], async (run) => {
   // The program ran in the project's venv: the python of the shell's PATH has no pulumi, so a
   // host that ignored `virtualenv: venv` would have failed the steps.
   expect(existsSync(path.join(run.dir, "venv", "bin", "python"))).toBe(true);
+  // python3 runs (status 0 for a plain print) and fails only the import: the failure is the
+  // missing module, not a missing interpreter (a null status would also have passed `not 0`).
+  expect(spawnSync("python3", ["-c", "print(1)"], { env: run.env, cwd: run.dir }).status).toBe(0);
   for (const python of ["python3", "python"]) {
-    expect(spawnSync(python, ["-c", "import pulumi"], { env: run.env, cwd: run.dir }).status).not.toBe(0);
+    const tried = spawnSync(python, ["-c", "import pulumi"], { env: run.env, cwd: run.dir, encoding: "utf8" });
+    if (tried.error) expect([python, (tried.error as NodeJS.ErrnoException).code]).toEqual([python, "ENOENT"]); // no such interpreter on PATH
+    else expect([python, tried.status, tried.stderr]).toEqual([python, 1, expect.stringContaining("No module named 'pulumi'")]);
   }
   // The SDK in the venv is the release's wheel.
   const shown = spawnSync(path.join(run.dir, "venv", "bin", "pip"), ["show", "pulumi_compute"], { env: run.env, encoding: "utf8" }).stdout;

@@ -18,7 +18,8 @@ import { sleep } from "../helpers/fixtures";
 import { EmulatorControl } from "../../emulator/control-client";
 import { createEngineStack, engineRoot, fileBackend, REPO_ROOT, type StateBackend } from "../../scripts/lib/engine";
 import { RESOURCES, resourceByToken } from "../../provider/resources";
-import { added, clientOf, countOf, listedIds, noIds, type IdsByKind } from "../helpers/live-objects";
+import { added, clientOf, clusterMemberIds, countOf, listedIds, noIds, type IdsByKind } from "../helpers/live-objects";
+import type { ComputeClient } from "../../sdk";
 import { checkpointCrypter, isSecretValue, plainValue, StackSettings, updateSummary } from "./engine-files";
 
 export { engineRoot, REPO_ROOT, noIds };
@@ -114,8 +115,9 @@ export interface E2EStack {
   /** `pulumi cancel`: clears the lock a killed run leaves on the backend (no process when there is none). */
   cancel(): Promise<void>;
   /**
-   * Between cases: faults cleared, `destroy`, then fails if anything still exists in the
-   * emulator (a leak), and resets the emulator and its request log.
+   * Between cases: faults cleared, `destroy`, then fails if anything of any kind, or any
+   * cluster member pod, still exists in the emulator beside the fixture's (a leak), and resets
+   * the emulator and its request log.
    */
   cleanSlate(): Promise<void>;
   /**
@@ -283,17 +285,20 @@ export async function createE2EStack(givenName: string, options: { program?: str
   }
 
   // What the fixture holds is the account's, not the stack's (a reset brings back the same ids).
-  const listed = async () => {
+  const withClient = async <T>(read: (client: ComputeClient) => Promise<T>): Promise<T> => {
     const client = clientOf({ url: emulator.url, apiKey: emulator.apiKey });
     try {
-      return await listedIds(client);
+      return await read(client);
     } finally {
       await client.close();
     }
   };
+  const listed = () => withClient(listedIds);
   let fixture: LiveIds;
+  let fixtureMembers: string[];
   try {
     fixture = await listed();
+    fixtureMembers = await withClient(clusterMemberIds);
   } catch (error) {
     removeSettings();
     await emulator.close();
@@ -360,7 +365,9 @@ export async function createE2EStack(givenName: string, options: { program?: str
       await control.clearFaults();
       await stack.destroy();
       const left = await liveIds();
-      if (countOf(left) > 0) throw new Error(`destroy left resources behind: ${JSON.stringify(left)}`);
+      // Member pods too: the pod family does not list them, and a member a cluster's delete left behind bills.
+      const members = (await withClient(clusterMemberIds)).filter((id) => !fixtureMembers.includes(id));
+      if (countOf(left) > 0 || members.length > 0) throw new Error(`destroy left resources behind: ${JSON.stringify({ ...left, clusterMembers: members })}`);
       await control.reset();
       await control.clearRequests();
     },

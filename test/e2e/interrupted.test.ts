@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { createE2EStack, type E2EStack } from "./harness";
 import { GPU, sleep } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
+import { answersTo } from "../helpers/request-log";
 import { resourceByToken } from "../../provider/resources";
 import { fingerprintOf } from "../../sdk";
 import { emulatorState, holdingsOf, REGISTRY_PASSWORD } from "./environment-stack";
@@ -116,6 +117,9 @@ describe("interrupted up", () => {
     await untilCreated(2, 1);
     kill(child, what);
     await sleep(500);
+    // The kill came before the engine recorded them: what the next up finds, it must adopt.
+    const atKill = await e2e.stateIds();
+    expect([atKill.pod, atKill.sandbox]).toEqual([[], []]);
 
     await upAgainAfterKill();
     expect(await createdCount("/v2/pods")).toBe(2); // no second pod for either resource
@@ -439,7 +443,17 @@ describe("interrupted up of the environment resources", () => {
     await e2e.control.addFault({ method: "POST", path: "/v2/serverless", status: 502, after: true, times: 1 });
     const up = await e2e.stack.up();
     expect(up.summary.result).toBe("succeeded");
-    // Each lost answer was recovered, not the create sent again (the key set's PUT is idempotent).
+    // Each fault fired on its create's first answer (null: the connection dropped)...
+    const requests = await e2e.control.requests();
+    const firstAnswer = (kind: Kind) => answersTo(requests, CREATE[kind].method, CREATE[kind].path)[0];
+    expect(KINDS.map((kind) => [kind, firstAnswer(kind)])).toEqual([
+      ["volume", 502],
+      ["registry credential", null],
+      ["ssh key", 503],
+      ["template", null],
+      ["endpoint", 502],
+    ]);
+    // ... and each lost answer was recovered, not the create sent again (the key set's PUT is idempotent).
     for (const kind of KINDS.filter((k) => CREATE[k].method === "POST")) expect({ kind, created: await createsSent(kind) }).toEqual({ kind, created: 1 });
     await expectOneOfEachInState();
   });

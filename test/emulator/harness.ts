@@ -186,14 +186,19 @@ export async function openLogStream(h: Harness, path: string, headers: Record<st
     headers: { Authorization: `Bearer ${key}`, Accept: "text/event-stream", ...headers },
     signal: abort.signal,
   });
+  // A refused stream has no events to wait for: waiting on one is a test's mistake, or the
+  // endpoint's, and fails loudly (it once answered [], and a test of a broken endpoint passed).
+  const refused = async (): Promise<never> => {
+    throw new Error(`the log stream ${path} was refused with ${response.status}: ${JSON.stringify(stream.problem)}`);
+  };
   const stream: LogStream = {
     status: response.status,
     headers: response.headers,
     events: [],
     received: 0,
     ended: false,
-    until: async () => [],
-    end: async () => undefined,
+    until: refused,
+    end: refused,
     close: () => abort.abort(),
   };
   if (response.status !== 200) {
