@@ -1,6 +1,8 @@
 import * as path from "node:path";
 import { mutations, runGitopsScript } from "./cost-policy";
 import { createE2EStack, REPO_ROOT, type E2EStack } from "./harness";
+import { GPU } from "../helpers/fixtures";
+import { dollars, listPrices } from "../helpers/prices";
 
 jest.setTimeout(10 * 60_000);
 
@@ -11,8 +13,14 @@ jest.setTimeout(10 * 60_000);
 describe("the GitOps example", () => {
   const name = "cost-gitops";
   let e2e: E2EStack;
+  /** examples/gitops/index.ts: a web pod (an RTX A5000) and a sandbox (1 vCPU, 2 GB, 5 GB) on main; each trainer an H100. Priced from the catalog by the test. */
+  let deployed: number;
+  let trainer: number;
   beforeAll(async () => {
     e2e = await createE2EStack(name, { program: path.join(REPO_ROOT, "examples", "gitops") });
+    const listed = await listPrices(e2e.emulator);
+    deployed = listed.gpu(GPU.a5000) + listed.sandbox({ vcpuCount: 1, memoryInGb: 2, containerDiskInGb: 5 });
+    trainer = listed.gpu(GPU.h100);
     await e2e.stack.setConfig("trainers", { value: "0" });
     await e2e.stack.up(); // main, as deployed: a web pod and a sandbox
   });
@@ -23,9 +31,9 @@ describe("the GitOps example", () => {
     await e2e.control.clearRequests();
     const pr = await runGitopsScript(e2e, "pull-request.sh", name);
     expect(pr.code).toBe(0);
-    expect(pr.stdout).toContain("### Compute cost of this change: +2.99 $/hr");
-    expect(pr.stdout).toContain("| before (as deployed) | 0.399 |\n| after (this change) | 3.389 |\n| **change** | **+2.99** |");
-    expect(pr.stdout).toContain("| pod trainer-0 | — | 2.99 | +2.99 |");
+    expect(pr.stdout).toContain(`### Compute cost of this change: +${dollars(trainer)} $/hr`);
+    expect(pr.stdout).toContain(`| before (as deployed) | ${dollars(deployed)} |\n| after (this change) | ${dollars(deployed + trainer)} |\n| **change** | **+${dollars(trainer)}** |`);
+    expect(pr.stdout).toContain(`| pod trainer-0 | — | ${dollars(trainer)} | +${dollars(trainer)} |`);
     expect(pr.stdout).toContain("Within the budget of 10.00 $/hr.");
     expect(pr.stdout).toContain("| create | trainer-0 | `pulumi-nodejs:dynamic/compute:Pod` |  |");
     expect(await mutations(e2e)).toEqual([]);
@@ -35,7 +43,8 @@ describe("the GitOps example", () => {
     await e2e.stack.setConfig("trainers", { value: "4" });
     const pr = await runGitopsScript(e2e, "pull-request.sh", name);
     expect(pr.code).not.toBe(0);
-    expect(pr.stdout).toContain("**Over budget** — stack estimate 12.359 $/hr exceeds the budget of 10.00 $/hr (compute-budget.maxDollarsPerHour)");
+    expect(deployed + 4 * trainer).toBeGreaterThan(10); // examples/gitops/budget.json's budget
+    expect(pr.stdout).toContain(`**Over budget** — stack estimate ${dollars(deployed + 4 * trainer)} $/hr exceeds the budget of 10.00 $/hr (compute-budget.maxDollarsPerHour)`);
     expect(await mutations(e2e)).toEqual([]);
   });
 

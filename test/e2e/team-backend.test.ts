@@ -2,6 +2,8 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { parseOwnerMark, POD_OWNER_ENV, SANDBOX_OWNER_LABEL } from "../../sdk";
 import { eventually } from "../helpers/eventually";
+import { GPU } from "../helpers/fixtures";
+import { dollars, listPrices } from "../helpers/prices";
 import { mutations, runGitopsScript } from "./cost-policy";
 import { createE2EStack, REPO_ROOT, type E2EStack } from "./harness";
 import { startPostgres, type PostgresBackend } from "./postgres";
@@ -100,15 +102,12 @@ describe("the GitOps flow on a shared PostgreSQL state backend", () => {
     await untilCreatesAnswered();
     expect(await pg.locks(name)).toHaveLength(1);
     const before = (await mutations(e2e)).length;
-    const startedAt = Date.now();
     const second = await merge();
-    const secondSeconds = (Date.now() - startedAt) / 1000;
     expect(second.code).not.toBe(0);
     expect(second.stderr).toContain(LOCKED);
     expect(second.stdout + second.stderr).not.toContain(pg.password);
     expect((await mutations(e2e)).length).toBe(before);
     expect(await pg.locks(name)).toHaveLength(1); // the first's, untouched
-    expect(secondSeconds).toBeLessThan(60); // a bound for a hung job, not a measurement
 
     await e2e.control.unfreezeClock();
     expect((await first).code).toBe(0);
@@ -160,9 +159,11 @@ describe("the GitOps flow on a shared PostgreSQL state backend", () => {
     // Two previews of one stack at once: previews take no lock, and change nothing.
     await e2e.stack.setAllConfig({ trainers: { value: "1" } });
     const previews = await Promise.all([runGitopsScript(e2e, "pull-request.sh", name), runGitopsScript(e2e, "pull-request.sh", name)]);
+    // The change is one trainer: an H100 at the catalog's price.
+    const trainer = (await listPrices(e2e.emulator)).gpu(GPU.h100);
     for (const preview of previews) {
       expect(preview.code).toBe(0);
-      expect(preview.stdout).toContain("### Compute cost of this change: +2.99 $/hr");
+      expect(preview.stdout).toContain(`### Compute cost of this change: +${dollars(trainer)} $/hr`);
     }
     expect(previews[0]!.stdout).toBe(previews[1]!.stdout);
     expect(await mutations(e2e)).toEqual([]);
