@@ -12,6 +12,8 @@
  * suites keep what only the engine shows (the state and the secrets in it, a diff turned into an
  * update or a replace step and recorded, a failed create recorded and resumed by the next `up`),
  * on a few representative cases, in `default` only: that part does not depend on the answer shape.
+ * Every kind's whole change table, its secrets and its delete run at the protocol too, in both
+ * projects (test/e2e/every-kind-protocol.test.ts).
  */
 const common = {
   testEnvironment: "node",

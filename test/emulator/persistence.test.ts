@@ -114,12 +114,12 @@ function runBinary(dataDir: string): Promise<{ child: ChildProcess; url: string;
   track(child);
   return new Promise((resolvePromise, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new Error(`compute-emulator did not start: ${out}`)), 20000);
+    // Its exit is the failure (below); a start that hangs is the test's timeout's: no real-time
+    // window of its own for a transpile that a loaded machine slows down.
     let line = "";
     child.stdout!.on("data", (chunk) => {
       line += chunk;
       if (!line.includes("\n")) return;
-      clearTimeout(timer);
       const { url, apiKey } = JSON.parse(line) as { url: string; apiKey: string };
       resolvePromise({ child, url, apiKey });
     });
