@@ -25,7 +25,9 @@ type PrepareStackTrace = NonNullable<ErrorConstructor["prepareStackTrace"]>;
  */
 export function skipLeakReportStacks(): () => void {
   const formatter = Error.prepareStackTrace;
-  // Without a formatter of the program's (source maps), V8's own is cheap: nothing to save.
+  // No formatter to wrap (V8 formats by itself), or the leak report is wanted: nothing to do.
+  // Node's own default formatter is wrapped like a program's (ts-node's): either way only the
+  // leak report's stacks are skipped.
   if (typeof formatter !== "function" || process.env.PULUMI_DEBUG_PROMISE_LEAKS) return () => undefined;
   const skipping: PrepareStackTrace = (error, frames) => (frames[0]?.getFunctionName() === LEAK_REPORT_FRAME ? "" : formatter(error, frames));
   Error.prepareStackTrace = skipping;

@@ -201,11 +201,16 @@ export function usePlugin() {
     return (await diff(res, inputs)).changes;
   }
 
-  /** `preview` of one resource, the program unchanged: the inputs the engine would change (none: []). */
+  /**
+   * `preview` of one resource, the program unchanged: what the engine would change, by input
+   * (none: []). A change the provider reports under no input (a cluster's unfinished wait)
+   * still counts, as "(not an input)".
+   */
   async function changedInputs(res: Recorded): Promise<string[]> {
     const inputs = await check(res.type, res.name, res.declared, res.inputs);
     const found = await diff(res, inputs);
-    return found.changes === DiffChanges.DIFF_SOME ? [...found.diffs].sort() : [];
+    if (found.changes !== DiffChanges.DIFF_SOME) return [];
+    return found.diffs.length > 0 ? [...found.diffs].sort() : ["(not an input)"];
   }
 
   async function api(apiPath: string) {

@@ -16,6 +16,7 @@ import {
   decodeCommand,
   parseWire,
   Pod,
+  POD_OWNER_ENV,
 } from "../../sdk";
 import { podUpdates, updateRequest, type PodInputs, type PodOutputs } from "../../provider/resources/pod/model";
 import { sendJson, useLoopback } from "../helpers/loopback";
@@ -91,11 +92,17 @@ describe("the command travels as args, which both documents accept", () => {
   });
 
   it("a new template goes with every container setting the program declares, which must win over the template's", () => {
+    // The live pod: the old template's key, what the service injected, the owner mark, the program's A.
+    const running = { ...live, env: { OLD_TEMPLATE_KEY: "x", PUBLIC_KEY: "ssh-ed25519 AAAA", [POD_OWNER_ENV]: "mark", A: "1" } };
+    const before = { ...olds, ports: ["80/http"], env: { A: "1" } } as PodOutputs;
+    // The same change stops declaring ports: they are left to the template, not cleared.
     const news: PodInputs = { ...base, templateId: "tpl-2", env: { A: "1" } };
-    const patch = updateRequest({ ...olds, env: { A: "1" } } as PodOutputs, news, podUpdates({ ...olds, env: { A: "1" } } as PodOutputs, news), live);
+    const patch = updateRequest(before, news, podUpdates(before, news), running);
     // Not sent: what the program leaves to the template (disk, ports, registry).
     expect(Object.keys(patch).sort()).toEqual(["args", "env", "image", "templateId"]);
-    expect(patch).toMatchObject({ templateId: "tpl-2", image: "img:1", args: "python train.py", env: expect.objectContaining({ A: "1" }) });
+    expect(patch).toMatchObject({ templateId: "tpl-2", image: "img:1", args: "python train.py" });
+    // The old template's env goes (the new one's is merged under this map by the service).
+    expect(patch.env).toEqual({ PUBLIC_KEY: "ssh-ed25519 AAAA", [POD_OWNER_ENV]: "mark", A: "1" });
     expect(Object.keys(patch).filter((key) => !acceptedMembers("UpdatePodRequest").has(key))).toEqual([]);
   });
 

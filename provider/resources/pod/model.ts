@@ -113,6 +113,9 @@ export function podUpdates(olds: Recorded<PodInputs, PodFacts>, news: PodInputs)
   return new Set(diffPod(olds, news, defaultDiff(POD_INPUTS, olds, news)).updates);
 }
 
+/** The env keys the service injects itself (`startSsh`, `startJupyter`); a program never manages them. */
+const INJECTED_ENV: ReadonlySet<string> = new Set(["PUBLIC_KEY", "JUPYTER_PASSWORD"]);
+
 /**
  * The PATCH for the container-level changes. `env` replaces the whole map on the service, so
  * keys the user never managed (injected `PUBLIC_KEY` / `JUPYTER_PASSWORD`, template keys) are
@@ -123,9 +126,10 @@ export function updateRequest(olds: Recorded<PodInputs, PodFacts>, news: PodInpu
   const old = desiredOf(olds);
   // A new template is applied as at create: the service takes its container settings but for
   // those the request sends (the template rules, 2), so the ones the program declares go with
-  // it, or the template's image, command, disk, ports, registry and env would replace them.
+  // it, or the template's image, command, disk, ports, registry and env would replace them; and
+  // one the program stopped declaring in the same change is left to the template, not cleared.
   const template = updates.has("templateId") && news.templateId !== undefined;
-  const sent = (key: string, declared: boolean) => updates.has(key) || (template && declared);
+  const sent = (key: string, declared: boolean) => (template ? declared : updates.has(key));
   if (updates.has("name")) patch.name = news.name;
   if (updates.has("locked")) patch.locked = news.locked ?? false;
   if (sent("image", news.image !== undefined) && news.image !== undefined) patch.image = news.image;
@@ -141,8 +145,13 @@ export function updateRequest(olds: Recorded<PodInputs, PodFacts>, news: PodInpu
     const arrays = news.cmd !== undefined || news.entrypoint !== undefined;
     patch.args = arrays ? encodeCommand({ cmd: news.cmd, entrypoint: news.entrypoint }) : (news.args ?? "");
   }
-  // With a template, always: the service merges the template's env under the map it is sent.
-  if (updates.has("env") || template) {
+  if (template) {
+    // The service merges the new template's env under the map it is sent. So the map holds
+    // what the program declares, what the service injected (`startSsh`/`startJupyter`) and the
+    // owner mark; not the rest of the live env, which is the old template's and must go.
+    const kept = Object.entries(live.env).filter(([key]) => INJECTED_ENV.has(key) || key === POD_OWNER_ENV);
+    patch.env = { ...Object.fromEntries(kept), ...(news.env ?? {}) };
+  } else if (updates.has("env")) {
     const env: Record<string, string> = { ...live.env };
     for (const key of Object.keys(old.env ?? {})) delete env[key];
     Object.assign(env, news.env ?? {});
