@@ -105,6 +105,12 @@ export type PodStatus = z.infer<typeof PodStatus>;
  */
 export const POD_ACTIVE_STATUSES: ReadonlySet<PodStatus> = new Set(["PROVISIONING", "STARTING", "RUNNING"]);
 export const POD_ENDED_STATUSES: ReadonlySet<PodStatus> = new Set(["TERMINATED"]);
+/**
+ * The env keys the service injects into a pod itself: `PUBLIC_KEY` (the account's SSH keys, for
+ * `startSsh`) and `JUPYTER_PASSWORD` (generated for `startJupyter`), unless the env sets them.
+ * A program never manages them; their presence says what the pod was started with.
+ */
+export const INJECTED_ENV_KEYS: ReadonlySet<string> = new Set(["PUBLIC_KEY", "JUPYTER_PASSWORD"]);
 export const PodActionName = z.enum(["start", "stop", "restart", "terminate"]);
 export type PodActionName = z.infer<typeof PodActionName>;
 

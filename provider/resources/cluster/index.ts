@@ -8,7 +8,7 @@
  *
  * The owner mark rides in the name, as for volumes: the cluster list carries names only.
  */
-import { CLUSTER_CLOUD, POD_ACTIVE_STATUSES, byRank, clusterComputeViolations, clusterImageViolation, createClusterRequestViolations, createClusterWithPlacement, describeMemberStates, spreadTemplate, type ClusterWithMembers, type Pod } from "../../../sdk";
+import { CLUSTER_CLOUD, INJECTED_ENV_KEYS, POD_ACTIVE_STATUSES, byRank, clusterComputeViolations, clusterImageViolation, createClusterRequestViolations, createClusterWithPlacement, describeMemberStates, spreadTemplate, type ClusterWithMembers, type Pod } from "../../../sdk";
 import type { CreateClusterRequest } from "../../../contract";
 import { estimateClusterCost, roundPrice, type ClusterCostRequest } from "../../../contract/estimate";
 import { toCheckFailures, type CheckFailure } from "../check-failures";
@@ -250,8 +250,7 @@ export const clusterResource = {
       const env = { ...node.env };
       if (env.PUBLIC_KEY !== undefined) inputs.startSsh = true;
       if (env.JUPYTER_PASSWORD !== undefined) inputs.startJupyter = true;
-      delete env.PUBLIC_KEY;
-      delete env.JUPYTER_PASSWORD;
+      for (const key of INJECTED_ENV_KEYS) delete env[key];
       if (Object.keys(env).length > 0) inputs.env = env;
       if (node.ports.length > 0) inputs.ports = node.ports;
     }

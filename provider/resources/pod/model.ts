@@ -4,7 +4,7 @@
  * Pure functions only: the handlers do the I/O.
  */
 import type { CreatePodRequest, Pod, UpdatePodRequest } from "../../../sdk";
-import { POD_ACTIVE_STATUSES, POD_OWNER_ENV, commandOf, encodeCommand, sameCommand } from "../../../sdk";
+import { INJECTED_ENV_KEYS, POD_ACTIVE_STATUSES, POD_OWNER_ENV, commandOf, encodeCommand, sameCommand } from "../../../sdk";
 import { isUnknown } from "../unknowns";
 import { candidatesChooseGpuType, currentPlacement, placementDiff } from "../placement";
 import { createRequestOf, defaultDiff, inputsOf, same, type CheckedInputs, type DiffResult, type FactValues, type Recorded } from "../definition";
@@ -113,9 +113,6 @@ export function podUpdates(olds: Recorded<PodInputs, PodFacts>, news: PodInputs)
   return new Set(diffPod(olds, news, defaultDiff(POD_INPUTS, olds, news)).updates);
 }
 
-/** The env keys the service injects itself (`startSsh`, `startJupyter`); a program never manages them. */
-const INJECTED_ENV: ReadonlySet<string> = new Set(["PUBLIC_KEY", "JUPYTER_PASSWORD"]);
-
 /**
  * The PATCH for the container-level changes. `env` replaces the whole map on the service, so
  * keys the user never managed (injected `PUBLIC_KEY` / `JUPYTER_PASSWORD`, template keys) are
@@ -149,7 +146,7 @@ export function updateRequest(olds: Recorded<PodInputs, PodFacts>, news: PodInpu
     // The service merges the new template's env under the map it is sent. So the map holds
     // what the program declares, what the service injected (`startSsh`/`startJupyter`) and the
     // owner mark; not the rest of the live env, which is the old template's and must go.
-    const kept = Object.entries(live.env).filter(([key]) => INJECTED_ENV.has(key) || key === POD_OWNER_ENV);
+    const kept = Object.entries(live.env).filter(([key]) => INJECTED_ENV_KEYS.has(key) || key === POD_OWNER_ENV);
     patch.env = { ...Object.fromEntries(kept), ...(news.env ?? {}) };
   } else if (updates.has("env")) {
     const env: Record<string, string> = { ...live.env };
@@ -210,9 +207,7 @@ export function importedInputs(pod: Pod): PodInputs {
   const env: Record<string, string> = { ...pod.env };
   const startSsh = env.PUBLIC_KEY !== undefined;
   const startJupyter = env.JUPYTER_PASSWORD !== undefined;
-  delete env.PUBLIC_KEY;
-  delete env.JUPYTER_PASSWORD;
-  delete env[POD_OWNER_ENV];
+  for (const key of [...INJECTED_ENV_KEYS, POD_OWNER_ENV]) delete env[key];
   const mounts: Record<string, unknown> = {};
   if (pod.mounts.persistent) mounts.persistent = { size: pod.mounts.persistent.size, path: pod.mounts.persistent.path };
   if (pod.mounts.network?.length) mounts.network = pod.mounts.network.map((m) => ({ volumeId: m.volumeId, path: m.path }));
