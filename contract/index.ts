@@ -21,6 +21,7 @@ export * from "./serverless";
 export * from "./volumes";
 export * from "./registries";
 export * from "./clusters";
+export * from "./billing";
 export * from "./readiness";
 
 /** Requests and expanded requests larger than this are refused with 413 (POST /v2/pods). */

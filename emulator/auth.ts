@@ -11,7 +11,7 @@ import type { Accounts } from "./accounts/store";
 import { ApiError } from "./http";
 
 /** Resource families a key's scopes grant (`pods`, `pods:read`, ... or `*`); each API route names one. */
-export type ScopeFamily = "pods" | "sandboxes" | "catalog" | "templates" | "network-volumes" | "serverless" | "hub" | "account" | "clusters" | "registries";
+export type ScopeFamily = "pods" | "sandboxes" | "catalog" | "templates" | "network-volumes" | "serverless" | "hub" | "account" | "clusters" | "registries" | "billing";
 
 export interface Principal {
   userId: string;

@@ -113,7 +113,8 @@ export class Emulator implements Services, ControlWorld {
     this.failNext = saved.failNext;
     // State files written before capacity had a module of its own kept it in the catalog's slice.
     const slices: Record<string, unknown> = { capacity: saved.modules.catalog, ...saved.modules };
-    for (const { name, store } of this.stores) store.restore(slices[name], this.fixture);
+    const now = this.clock.now();
+    for (const { name, store } of this.stores) store.restore(slices[name], this.fixture, now);
   }
 
   snapshot(): SavedState {

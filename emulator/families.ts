@@ -9,9 +9,12 @@
  * members are (a fixture cluster is read off its member pods). Registries come after the
  * templates, pods and endpoints that may name them (their routes ask those stores who still does).
  * The service host (the listeners of running pods) reads no store as it is made or reset; it
- * comes after the pods whose ports it serves.
+ * comes after the pods whose ports it serves. Billing's meter comes before every family that
+ * bills (pods, cluster members, serverless workers, volumes), which write their uses to it as
+ * they are reset, restored and changed.
  */
 import { accounts } from "./accounts";
+import { billing } from "./billing";
 import { catalog } from "./catalog";
 import { clusters } from "./clusters";
 import { control } from "./control";
@@ -25,7 +28,7 @@ import { serviceHost } from "./services";
 import { templates } from "./templates";
 import { volumes } from "./volumes";
 
-export const FAMILIES = [accounts, catalog, capacity, templates, volumes, pods, clusters, serviceHost, sandboxes, serverless, registries, hub, control] as const;
+export const FAMILIES = [accounts, billing, catalog, capacity, templates, volumes, pods, clusters, serviceHost, sandboxes, serverless, registries, hub, control] as const;
 
 type Registered = (typeof FAMILIES)[number];
 type StoreOf<F extends Registered> = ReturnType<NonNullable<F["store"]>>;

@@ -8,7 +8,8 @@ import type { Fixture } from "./fixture";
 export interface ResourceModule {
   reset(fixture: Fixture, now: number): void;
   snapshot(): unknown;
-  restore(slice: unknown, fixture: Fixture): void;
+  /** `now`: the restored clock's instant (for what a state file from an earlier version does not record). */
+  restore(slice: unknown, fixture: Fixture, now: number): void;
   /** Writes down what the clock brought about (expiries, completed terminations); true when something changed. */
   sweep?(now: number): boolean;
 }

@@ -84,7 +84,7 @@ export abstract class TableModule<T extends Owned> implements ResourceModule {
   }
 
   /** `fixture` is for a family that older state files have no slice of (it then starts from the fixture's records). */
-  restore(slice: unknown, _fixture: Fixture): void {
+  restore(slice: unknown, _fixture: Fixture, _now: number): void {
     this.records.load(slice as T[]);
   }
 

@@ -14,6 +14,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { BILLING_ROUTES, BillingBucketSize, type BillingRoute } from "../contract/billing";
 import { Cluster, CpuType, DataCenter, Endpoint, GpuType, HubRepo, NetworkVolume, Pod, Registry, Sandbox, SandboxState, Template, parseWire, stringMap } from "../contract";
 import { ComputeError, NotFoundError, fromStackConfig, keyWithoutMark, parseKey, splitMarkedName, type ComputeClient, type RegisteredKey } from "../sdk";
 import { ambiguousName, functionFailure, noneNamed, notFound } from "./runtime/errors";
@@ -175,6 +176,62 @@ const SshKeyFound = z.object({
 /** An SSH key line's comment as the program wrote it: without the owner mark a stack adds. */
 const keyComment = (key: { line: string }) => parseKey(keyWithoutMark(key.line)).comment;
 
+/**
+ * A billing function's arguments: the window (`startTime`/`endTime` as RFC 3339, or the last
+ * `lastN` buckets), the bucket size, and the route's id filter under the API's name (`podId`, …).
+ */
+function billingArgs<R extends BillingRoute>(route: R) {
+  const idFilter = BILLING_ROUTES[route].idFilter as string | undefined;
+  return z.object({
+    startTime: z.string().optional(),
+    endTime: z.string().optional(),
+    bucketSize: BillingBucketSize.optional(),
+    lastN: z.int().min(1).optional(),
+    ...(idFilter ? { [idFilter]: z.string().min(1).optional() } : {}),
+  });
+}
+
+/** A billing function's result: the window the service resolved, its records (each bucket's amounts), and the totals. */
+function billingResult(route: BillingRoute) {
+  const spec = BILLING_ROUTES[route];
+  const idFilter = spec.idFilter as string | undefined;
+  const amounts = Object.fromEntries(spec.components.map((component: string) => [component, z.number().optional()]));
+  return z.object({
+    window: z.object({ startTime: z.string(), endTime: z.string(), bucketSize: z.string() }),
+    records: z.array(z.object({ startTime: z.string(), endTime: z.string(), totalAmount: z.number(), ...amounts, ...(idFilter ? { [idFilter]: z.string() } : {}) })),
+    totals: z.object({ totalAmount: z.number(), ...amounts }),
+  });
+}
+
+export interface BillingFound {
+  window: { startTime: string; endTime: string; bucketSize: string };
+  records: Array<{ startTime: string; endTime: string; totalAmount: number; [member: string]: string | number | undefined }>;
+  totals: { totalAmount: number; [component: string]: number | undefined };
+}
+
+/** What the account spent through one billing route (sdk `client.billing`), as records and totals. */
+function billing(route: BillingRoute, doc: string) {
+  const args = billingArgs(route);
+  const result = billingResult(route);
+  const idFilter = BILLING_ROUTES[route].idFilter as string | undefined;
+  return dataSource({
+    doc: `${doc} Give a window as \`startTime\` and \`endTime\` (RFC 3339; default the last 30 days) or \`lastN\` buckets, and a \`bucketSize\` (hour, day (default), week, month, year). The current bucket is still in progress, and the service's records may lag its clock.`,
+    args,
+    result,
+    call: async (client, read) => {
+      const asked = read as Record<string, unknown>;
+      const answer = await client.billing.read(route, {
+        startTime: asked.startTime as string | undefined,
+        endTime: asked.endTime as string | undefined,
+        bucketSize: asked.bucketSize as BillingBucketSize | undefined,
+        lastN: asked.lastN as number | undefined,
+        id: idFilter ? (asked[idFilter] as string | undefined) : undefined,
+      });
+      return declaredOnly(result, { window: answer.metadata.query, records: answer.records, totals: answer.metadata.totals }) as BillingFound;
+    },
+  });
+}
+
 /** Keyed by the TypeScript function's name; the schema token is `compute:index:<name>`. */
 export const FUNCTIONS = {
   getGpuTypes: dataSource({
@@ -238,6 +295,12 @@ export const FUNCTIONS = {
     get: (client, id) => client.clusters.get(id),
     list: (client) => client.clusters.list(),
   }),
+  getBilling: billing("all", "What the account spent per bucket, every family's amounts apart (pods, serverless, storage, endpoints, clusters)."),
+  getPodBilling: billing("pods", "What the account's pods cost, one record per pod per bucket (`podId` for one pod; cluster members bill under their cluster)."),
+  getServerlessBilling: billing("serverless", "What the account's serverless endpoints cost, one record per endpoint per bucket (`serverlessId` for one)."),
+  getEndpointBilling: billing("endpoints", "What the service's public endpoints cost the account, per bucket."),
+  getNetworkVolumeBilling: billing("networkVolumes", "What the account's network volumes cost, one record per volume per bucket (`networkVolumeId` for one)."),
+  getClusterBilling: billing("clusters", "What the account's clusters cost, one record per cluster per bucket (`clusterId` for one)."),
 } as const;
 
 export type FunctionName = keyof typeof FUNCTIONS;
@@ -324,4 +387,36 @@ export function getServerlessEndpoint(args: LookupArgs): Promise<z.output<typeof
 
 export function getCluster(args: LookupArgs): Promise<Cluster> {
   return programCall("getCluster", args);
+}
+
+/** A billing function's arguments (the id filter is the route's own: `podId`, `clusterId`, …). */
+export interface BillingArgs {
+  startTime?: string;
+  endTime?: string;
+  bucketSize?: BillingBucketSize;
+  lastN?: number;
+}
+
+export function getBilling(args: BillingArgs = {}): Promise<BillingFound> {
+  return programCall("getBilling", args);
+}
+
+export function getPodBilling(args: BillingArgs & { podId?: string } = {}): Promise<BillingFound> {
+  return programCall("getPodBilling", args);
+}
+
+export function getServerlessBilling(args: BillingArgs & { serverlessId?: string } = {}): Promise<BillingFound> {
+  return programCall("getServerlessBilling", args);
+}
+
+export function getEndpointBilling(args: BillingArgs = {}): Promise<BillingFound> {
+  return programCall("getEndpointBilling", args);
+}
+
+export function getNetworkVolumeBilling(args: BillingArgs & { networkVolumeId?: string } = {}): Promise<BillingFound> {
+  return programCall("getNetworkVolumeBilling", args);
+}
+
+export function getClusterBilling(args: BillingArgs & { clusterId?: string } = {}): Promise<BillingFound> {
+  return programCall("getClusterBilling", args);
 }

@@ -26,20 +26,28 @@ export {
   type TemplateArgs,
 } from "./classes";
 export {
+  getBilling,
   getCluster,
+  getClusterBilling,
   getCpuFlavors,
   getDataCenters,
+  getEndpointBilling,
   getGpuTypes,
   getHubRepo,
   getNetworkVolume,
+  getNetworkVolumeBilling,
   getPod,
+  getPodBilling,
   getRegistryCredential,
   getSandbox,
   getSandboxes,
+  getServerlessBilling,
   getServerlessEndpoint,
   getSshKey,
   getTemplate,
   getTemplates,
+  type BillingArgs,
+  type BillingFound,
   type LookupArgs,
 } from "./functions";
 export type { PlacementCandidate } from "../sdk";

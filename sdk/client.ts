@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { resolveConfig, type ClientOptions } from "./config";
 import { HttpCore } from "./http";
+import { Billing } from "./resources/billing";
 import { Catalog } from "./resources/catalog";
 import { Clusters, type ClusterWithMembers } from "./resources/clusters";
 import { Hub } from "./resources/hub";
@@ -30,6 +31,8 @@ export class ComputeClient {
   readonly templates: Templates;
   readonly registries: Registries;
   readonly clusters: Clusters;
+  /** What the account spent, in time buckets, per family and per resource. */
+  readonly billing: Billing;
   /** The account's SSH keys, changed one key at a time (read–merge–write). */
   readonly sshKeys: SshKeySet;
   /** Shared status polling for pods (one list request answers every waiting pod). */
@@ -51,6 +54,7 @@ export class ComputeClient {
     this.templates = new Templates(this.http);
     this.registries = new Registries(this.http);
     this.clusters = new Clusters(this.http, this.pods);
+    this.billing = new Billing(this.http);
     this.sshKeys = new SshKeySet(this.account);
     const watch: WatcherOptions = { quotaSpacingMs: () => this.http.pollSpacingMs(), ...options.watch };
     this.podWatcher = new Watcher<Pod>({ getOne: (id) => this.pods.get(id), listAll: () => this.pods.page({ includeClusterPods: false }) }, watch);

@@ -37,4 +37,5 @@ export {
 export { HUB_SCALING, hubEndpointRequest, hubReleaseRequest, repoLabel, type HubDeployPlan } from "./hub-deploy";
 export { fingerprintOf, parseKey, type RegisteredKey } from "./ssh-keys";
 export type { WatcherOptions } from "./watch";
+export { BillingQueryInput } from "./resources/billing";
 export * from "../contract";

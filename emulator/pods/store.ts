@@ -7,6 +7,7 @@
 import { storedArgs, type Mounts, type PodActionName, type UpdatePodRequest } from "../../contract";
 import { cpuPodCostPerHour, gpuPodCostPerHour } from "../../contract/estimate";
 import type { AccountRecord } from "../accounts/store";
+import type { Meter } from "../billing/meter";
 import type { Catalog } from "../catalog/store";
 import type { Fixture, PodFixture } from "../fixture";
 import { badRequest, conflict, notFound } from "../http";
@@ -17,7 +18,7 @@ import type { Capacity, Hold } from "../placement/capacity";
 import { cpuMemoryGb } from "../placement/rules";
 import { TableModule } from "../records";
 import type { TemplateRecord } from "../templates/store";
-import { endRun, newRun, podActions, podActive, podEnded, podStatus, settle } from "./lifecycle";
+import { currentRun, endRun, newRun, podActions, podActive, podEnded, podStatus, settle } from "./lifecycle";
 import { podRunLogs } from "./logs";
 import type { ClusterMembership, PodRecord, RunEnd, ServiceSettings } from "./record";
 import type { CreatePlan } from "./rules";
@@ -35,6 +36,7 @@ export interface PodServiceHost extends PortMappings {
 
 /** What the pod store uses of the world: the catalog and capacity it places on, the stage timings, the service host. */
 export interface PodsWorld {
+  readonly billing: Meter;
   readonly catalog: Catalog;
   readonly capacity: Capacity;
   readonly timings: Timings;
@@ -50,6 +52,9 @@ function holdOf(pod: PodRecord): Hold | undefined {
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** A pod's use on the billing meter. */
+const meterKey = (pod: PodRecord) => `pod:${pod.id}`;
 
 export class Pods extends TableModule<PodRecord> {
   constructor(private readonly world: PodsWorld) {
@@ -108,11 +113,17 @@ export class Pods extends TableModule<PodRecord> {
       pod.costPerHour = cpuPodCostPerHour(flavor, seed.cpu.vcpuCount);
     }
     // A seeded GPU pod without a machine of its own (none matched) holds nothing.
-    if (running && (machine || seed.cpu)) this.reserve(pod);
+    if (running && (machine || seed.cpu)) this.reserve(pod, startedAt - 20000);
     const { logIntervalMs, serviceStartMs } = this.world.timings;
     newRun(pod, startedAt - 20000, { provisioningMs: 12000, startingMs: 8000, logIntervalMs, serviceStartMs }, false);
     if (!running) endRun(pod, "stop", startedAt + 600000);
     return pod;
+  }
+
+  /** State files from before billing hold no meter: a pod holding its compute bills from its current run's start. */
+  override restore(slice: unknown, fixture: Fixture, now: number): void {
+    super.restore(slice, fixture, now);
+    for (const pod of this.records.all()) if (pod.reserved) this.bill(pod, currentRun(pod)?.requestedAt ?? pod.createdAt);
   }
 
   /** The records without their service settings, which live in memory only (control plane). */
@@ -210,18 +221,37 @@ export class Pods extends TableModule<PodRecord> {
 
   // ---- capacity and runs -----------------------------------------------------------------------
 
-  private release(pod: PodRecord): void {
+  /** Lets the pod's GPUs (or vCPUs) go: from `now` it no longer bills for them. */
+  private release(pod: PodRecord, now: number): void {
     if (!pod.reserved) return;
     const hold = holdOf(pod);
     if (hold) this.world.capacity.release(hold);
     pod.reserved = false;
+    this.world.billing.stop(meterKey(pod), now);
   }
 
-  private reserve(pod: PodRecord): boolean {
+  /** Holds the pod's GPUs (or vCPUs) if they are free: from `now` it bills for them (an ERROR pod keeps them, and bills). */
+  private reserve(pod: PodRecord, now: number): boolean {
     if (pod.reserved) return true;
     const hold = holdOf(pod);
     pod.reserved = hold ? this.world.capacity.reserve(hold) : true;
+    if (pod.reserved) this.bill(pod, now);
     return pod.reserved;
+  }
+
+  /** The pod's use on the meter while it holds its compute, at its rate; a cluster member's bills its cluster. */
+  private bill(pod: PodRecord, from: number): void {
+    this.world.billing.start(
+      {
+        key: meterKey(pod),
+        accountId: pod.accountId,
+        route: pod.cluster ? "clusters" : "pods",
+        resourceId: pod.cluster?.id ?? pod.id,
+        component: pod.gpu ? "gpuAmount" : "cpuAmount",
+        ratePerHour: pod.costPerHour,
+      },
+      from,
+    );
   }
 
   private stages(fromScratch: boolean) {
@@ -250,7 +280,7 @@ export class Pods extends TableModule<PodRecord> {
 
   private terminate(pod: PodRecord, now: number): void {
     this.end(pod, "terminate", now);
-    this.release(pod);
+    this.release(pod, now);
     pod.terminatedAt = now;
     pod.goneAt = now + this.world.timings.podStoppingMs;
   }
@@ -305,7 +335,7 @@ export class Pods extends TableModule<PodRecord> {
     // Cluster members count one each, in creation order.
     const service = this.world.serviceHost.takeNext(now);
     if (service) pod.service = service;
-    this.reserve(pod);
+    this.reserve(pod, now);
     this.startRun(pod, now, true, failStart);
     this.records.add(pod);
     return pod;
@@ -361,7 +391,7 @@ export class Pods extends TableModule<PodRecord> {
       case "stop":
         // decisions: stop goes straight to EXITED and releases the GPUs; the disk is kept.
         this.end(pod, "stop", now);
-        this.release(pod);
+        this.release(pod, now);
         break;
       case "restart":
         this.end(pod, "restart", now, "restart requested");
@@ -369,7 +399,7 @@ export class Pods extends TableModule<PodRecord> {
         break;
       case "start":
         // decisions: start resumes on the same host, so it needs that machine's GPUs back.
-        if (!this.reserve(pod)) {
+        if (!this.reserve(pod, now)) {
           throw badRequest(
             `Machine ${pod.hostId} in ${pod.dataCenterId} no longer has the free ${pod.gpu ? `GPUs (${pod.gpu.count})` : "vCPUs"} this pod needs; try again later or create a new pod`,
           );
@@ -397,7 +427,7 @@ export class Pods extends TableModule<PodRecord> {
     const status = podStatus(pod, now);
     if (status !== "RUNNING") throw conflict(`Pod ${pod.id} is ${status}, not RUNNING`);
     this.end(pod, "exit", now);
-    this.release(pod);
+    this.release(pod, now);
   }
 
   /** The container crashes: RUNNING or STARTING → ERROR (the pod keeps its host). */

@@ -6,7 +6,6 @@
  */
 import type { Catalog } from "../catalog/store";
 import type { Capacity } from "../placement/capacity";
-import type { EndpointSettings } from "./store";
 
 /** What placing an endpoint's workers reads: the GPU types of its pools, the machines and CPU pools there are. */
 export interface WorkerPlacementWorld {
@@ -19,7 +18,14 @@ export interface WorkerPlacement {
   dataCenterId: string | null;
 }
 
-export function workerPlacement(world: WorkerPlacementWorld, endpoint: Pick<EndpointSettings, "gpu" | "cpu" | "dataCenterIds">): WorkerPlacement {
+/** What placing reads of an endpoint's settings (store.ts's `EndpointSettings` has them). */
+export interface PlacedEndpoint {
+  gpu: { pools: string[]; excludedTypes: string[] } | null;
+  cpu: Array<{ id: string }> | null;
+  dataCenterIds: string[];
+}
+
+export function workerPlacement(world: WorkerPlacementWorld, endpoint: PlacedEndpoint): WorkerPlacement {
   const gpu = endpoint.gpu;
   const gpuTypeId = gpu ? (gpu.pools.flatMap((pool) => world.catalog.gpuTypesOfPool(pool)).find((t) => !gpu.excludedTypes.includes(t)) ?? null) : null;
   const flavorId = endpoint.cpu?.[0]?.id;

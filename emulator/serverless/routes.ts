@@ -66,7 +66,7 @@ export const serverlessRoutes = familyRoutes("serverless", (route, world: Endpoi
     method: "DELETE",
     path: "/v2/serverless/:id",
     handle: (op) => {
-      world.serverless.delete(world.serverless.find(op.account.id, op.params.id));
+      world.serverless.delete(world.serverless.find(op.account.id, op.params.id), op.now);
       return noContent();
     },
   }),

@@ -4,9 +4,12 @@
  * and its active workers (workers.ts: which run, since when, on which configuration version).
  */
 import type { CreateEndpointRequest } from "../../contract";
+import type { Meter } from "../billing/meter";
+import type { Fixture } from "../fixture";
 import type { Timings } from "../options";
 import { TableModule } from "../records";
-import { CONFIGURATION, firstFleet, resized, restarted, type WorkerFleet, type WorkerSettings } from "./workers";
+import { workerPlacement, type WorkerPlacementWorld } from "./placement";
+import { CONFIGURATION, firstFleet, resized, restarted, type WorkerFleet, type WorkerSettings, type WorkerSlot } from "./workers";
 
 export type EndpointType = CreateEndpointRequest["type"];
 export type EndpointScaling = CreateEndpointRequest["scaling"];
@@ -69,9 +72,30 @@ export interface EndpointRecord extends EndpointSettings {
 /** What a PATCH may change: everything but identity, type and creation. */
 export type EndpointChange = Partial<Omit<EndpointSettings, "id" | "accountId" | "createdAt" | "type" | "templateId">>;
 
-/** What the endpoint store uses of the world: the timing of a worker's start. */
-export interface ServerlessWorld {
+/** What the endpoint store uses of the world: the timing of a worker's start; where workers run and the meter they bill on. */
+export interface ServerlessWorld extends WorkerPlacementWorld {
   readonly timings: Timings;
+  readonly billing: Meter;
+}
+
+/** A worker's use on the billing meter; every worker of an endpoint shares the prefix. */
+const workersKey = (endpoint: EndpointRecord) => `worker:${endpoint.id}:`;
+const workerKey = (endpoint: EndpointRecord, worker: WorkerSlot) => workersKey(endpoint) + worker.id;
+
+/**
+ * What one worker of the endpoint bills per hour: the catalog's serverless price of the GPU type
+ * its workers run on (workerPlacement) × the GPUs per worker, or of its first CPU choice per vCPU
+ * × its vCPUs. The estimate takes the dearest type the pools allow, so an actual may be lower.
+ */
+function workerRate(world: WorkerPlacementWorld, endpoint: EndpointRecord): { component: string; ratePerHour: number } {
+  if (endpoint.gpu) {
+    const typeId = workerPlacement(world, endpoint).gpuTypeId;
+    const price = typeId === null ? undefined : world.catalog.gpuTypes.get(typeId)?.price.serverless;
+    return { component: "gpuAmount", ratePerHour: (price ?? 0) * endpoint.gpu.count };
+  }
+  const choice = endpoint.cpu?.[0];
+  const perVcpu = choice ? world.catalog.cpuFlavors.get(choice.id)?.price.serverlessPerVcpu : undefined;
+  return { component: "cpuAmount", ratePerHour: (perVcpu ?? 0) * (choice?.vcpuCount ?? 0) };
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -82,7 +106,7 @@ export class Serverless extends TableModule<EndpointRecord> {
   }
 
   /** State files written before workers were simulated hold none: the endpoint's minimum start then, ready at once. */
-  override restore(slice: unknown): void {
+  override restore(slice: unknown, _fixture: Fixture, now: number): void {
     const saved = slice as Array<(EndpointSettings & { fleet?: WorkerFleet }) | SavedAnswer>;
     this.records.load(
       saved.map((entry) => {
@@ -90,6 +114,18 @@ export class Serverless extends TableModule<EndpointRecord> {
         return { ...settings, fleet: settings.fleet ?? firstFleet(settings.id, settings.workers.min, settings.createdAt, 0) };
       }),
     );
+    // State files from before billing hold no meter: workers bill from their start.
+    for (const endpoint of this.records.all()) this.bill(endpoint, now);
+  }
+
+  /** Brings the meter in line with the endpoint's workers: each one bills from its start; a worker gone stops billing now. */
+  private bill(endpoint: EndpointRecord, now: number): void {
+    const meter = this.world.billing;
+    meter.stopAllBut(workersKey(endpoint), new Set(endpoint.fleet.workers.map((w) => workerKey(endpoint, w))), now);
+    const rate = workerRate(this.world, endpoint);
+    for (const worker of endpoint.fleet.workers) {
+      meter.start({ key: workerKey(endpoint, worker), accountId: endpoint.accountId, route: "serverless", resourceId: endpoint.id, ...rate }, worker.startedAt);
+    }
   }
 
   /** The records without their worker settings, which live in memory only (control plane). */
@@ -108,7 +144,9 @@ export class Serverless extends TableModule<EndpointRecord> {
 
   /** A new endpoint, its `workers.min` workers starting now. */
   add(settings: EndpointSettings, now: number): EndpointRecord {
-    return this.records.add({ ...settings, fleet: firstFleet(settings.id, settings.workers.min, now, this.world.timings.workerReadyMs) });
+    const endpoint = this.records.add({ ...settings, fleet: firstFleet(settings.id, settings.workers.min, now, this.world.timings.workerReadyMs) });
+    this.bill(endpoint, now);
+    return endpoint;
   }
 
   /** Applies a checked change: a new configuration restarts every worker on the next version; a new minimum adds or removes workers. */
@@ -118,6 +156,7 @@ export class Serverless extends TableModule<EndpointRecord> {
     const { workerReadyMs } = this.world.timings;
     if (reconfigured) restarted(endpoint.id, endpoint.fleet, endpoint.workers.min, now, workerReadyMs);
     else resized(endpoint.id, endpoint.fleet, endpoint.workers.min, now, workerReadyMs);
+    this.bill(endpoint, now);
   }
 
   /** New worker settings (control plane); they act from `settings.since` on. */
@@ -125,8 +164,10 @@ export class Serverless extends TableModule<EndpointRecord> {
     endpoint.workerSettings = settings;
   }
 
-  delete(endpoint: EndpointRecord): void {
+  /** Its workers stop, and stop billing, now. */
+  delete(endpoint: EndpointRecord, now: number): void {
     this.records.delete(endpoint);
+    this.world.billing.stopAllBut(workersKey(endpoint), new Set(), now);
   }
 
   /** Ids of the endpoints whose workers attach this network volume (it cannot be deleted under them). */

@@ -11,6 +11,7 @@
  *   member the answer already has;
  * - nothing random: every value comes from the answer itself.
  */
+import { BILLING_ROUTES } from "../../contract/billing";
 import { hash32 } from "../ids";
 
 type Json = Record<string, unknown>;
@@ -145,6 +146,8 @@ const ROUTES: Record<string, { rewrite: Rewrite; list?: string }> = {
   "GET /v2/registries": { rewrite: plain, list: "registries" },
   "POST /v2/registries": { rewrite: plain },
   "GET /v2/registries/:id": { rewrite: plain },
+  // Billing: each record gets the resource's unknown member, the answer the wrapper's.
+  ...Object.fromEntries(Object.values(BILLING_ROUTES).map((route) => [`GET ${route.path}`, { rewrite: plain, list: "records" }])),
 };
 
 /** The list member of an answer without a route entry: its only array of objects, if any. */

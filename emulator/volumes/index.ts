@@ -1,11 +1,11 @@
 /** The volumes family: network volumes (CRUD) and global volumes (read-only), and their routes. */
 import { defineFamily } from "../family";
 import { volumeRoutes } from "./routes";
-import { Volumes } from "./store";
+import { Volumes, type VolumesWorld } from "./store";
 
 export const volumes = defineFamily({
   name: "volumes",
-  store: () => new Volumes(),
+  store: (world: VolumesWorld) => new Volumes(world),
   routes: volumeRoutes,
   state: (store) => ({ networkVolumes: store.allNetwork() }),
 });

@@ -24,7 +24,7 @@ export const volumeRoutes = familyRoutes("network-volumes", (route, world: Volum
     body: CreateNetworkVolumeRequest,
     handle: (op) => {
       const placed = volumePlacement(world, op.body);
-      const volume = world.volumes.create({ accountId: op.account.id, name: op.body.name, size: op.body.size, ...placed });
+      const volume = world.volumes.create({ accountId: op.account.id, name: op.body.name, size: op.body.size, ...placed }, op.now);
       return json(201, networkVolumeView(volume));
     },
   }),
@@ -41,7 +41,7 @@ export const volumeRoutes = familyRoutes("network-volumes", (route, world: Volum
       const volume = world.volumes.own(op.account.id, op.params.id);
       checkResize(volume, op.body.size);
       if (op.body.name !== undefined) volume.name = op.body.name;
-      if (op.body.size !== undefined) volume.size = op.body.size;
+      if (op.body.size !== undefined) world.volumes.resize(volume, op.body.size, op.now);
       return json(200, networkVolumeView(volume));
     },
   }),
@@ -51,7 +51,7 @@ export const volumeRoutes = familyRoutes("network-volumes", (route, world: Volum
     handle: (op) => {
       const volume = world.volumes.own(op.account.id, op.params.id);
       checkDeletable(world, volume, op.now);
-      world.volumes.delete(volume);
+      world.volumes.delete(volume, op.now);
       return noContent();
     },
   }),

@@ -42,3 +42,34 @@ it("are every one exported by the package, by their table's names", () => {
   const missing = Object.keys(FUNCTIONS).filter((name) => typeof exported[name] !== "function");
   expect(missing).toEqual([]);
 });
+
+describe("billing functions", () => {
+  it("answer the route's records and totals for the window and id asked, as the service answers them", async () => {
+    pulumi.runtime.setAllConfig({ "compute:baseUrl": emulator.url, "compute:apiKey": emulator.apiKey });
+    // A whole past hour: both reads see the same records, whenever the test runs.
+    const endTime = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString();
+    const startTime = new Date(Date.parse(endTime) - 3_600_000).toISOString();
+    const answer = await fetch(`${emulator.url}/v2/billing/clusters?bucketSize=hour&startTime=${startTime}&endTime=${endTime}`, { headers: { Authorization: `Bearer ${emulator.apiKey}` } });
+    expect(answer.status).toBe(200);
+    const truth = (await answer.json()) as { records: Array<{ clusterId: string; totalAmount: number }>; metadata: { query: { startTime: string; endTime: string } } };
+    expect(truth.records.length).toBeGreaterThan(0); // the fixture's cluster has run for hours
+
+    const all = await pkg.getClusterBilling({ bucketSize: "hour", startTime, endTime });
+    expect(all.window).toEqual({ startTime: truth.metadata.query.startTime, endTime: truth.metadata.query.endTime, bucketSize: "hour" });
+    expect(all.records.map((r) => r.clusterId)).toEqual(truth.records.map((r) => r.clusterId));
+    const clusterId = truth.records[0]!.clusterId;
+    const one = await pkg.getClusterBilling({ bucketSize: "hour", startTime, endTime, clusterId });
+    expect(new Set(one.records.map((r) => r.clusterId))).toEqual(new Set([clusterId]));
+    expect(one.totals.totalAmount).toBeCloseTo(one.records.reduce((sum, r) => sum + r.totalAmount, 0), 6);
+  });
+
+  it("refuse a window the rule does not allow before asking the service, naming each field", async () => {
+    pulumi.runtime.setAllConfig({ "compute:baseUrl": "http://127.0.0.1:9", "compute:apiKey": emulator.apiKey });
+    const error = await pkg.getClusterBilling({ lastN: 0, startTime: "2030-05-01T00:00:00Z", bucketSize: "fortnight" as never }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(pulumi.RunError.isInstance(error)).toBe(true);
+    expect(error?.message).toMatch(/^getClusterBilling failed: .*bucketSize: .*lastN: /);
+  });
+});

@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import {
+  BILLING_RESPONSES,
   Cluster,
   ListClustersResponse,
   CpuType,
@@ -48,6 +49,7 @@ const READERS: Record<string, z.ZodType> = {
   SshKeys,
   Cluster,
   ListClustersResponse,
+  ...BILLING_RESPONSES,
 };
 
 /** Every operation of the document the SDK calls (sdk/resources), with a JSON answer. */
@@ -74,6 +76,12 @@ const SDK_OPERATIONS = [
   ["GET", "/v2/clusters/{id}"],
   ["PATCH", "/v2/clusters/{id}"],
   ["GET", "/v2/clusters/{id}/pods"],
+  ["GET", "/v2/billing"],
+  ["GET", "/v2/billing/pods"],
+  ["GET", "/v2/billing/serverless"],
+  ["GET", "/v2/billing/endpoints"],
+  ["GET", "/v2/billing/network-volumes"],
+  ["GET", "/v2/billing/clusters"],
 ] as const;
 
 /** The list member of each list response (its items must all survive). */
@@ -86,6 +94,7 @@ const LIST_MEMBER: Record<string, string> = {
   ListDataCentersResponse: "dataCenters",
   ListTemplatesResponse: "templates",
   ListClustersResponse: "clusters",
+  ...Object.fromEntries(Object.keys(BILLING_RESPONSES).map((name) => [name, "records"])),
 };
 
 describe("the SDK reads what the public OpenAPI allows", () => {

@@ -279,6 +279,14 @@ describe("invoke", () => {
     expect(error?.details).toMatch(/^getGpuTypes failed: GET \/v2\/catalog\/gpus answered 403 Forbidden: .+ \[request req_[0-9a-f-]+\]$/);
   });
 
+  it("serves the billing functions: the window, the records and the totals as the service answers them", async () => {
+    const response = await rpc.invoke(new prov.InvokeRequest().setTok("compute:index:getBilling").setArgs(struct({ bucketSize: "hour", lastN: 3 })));
+    const answer = js(response.getReturn());
+    expect(answer.window).toEqual({ startTime: expect.any(String), endTime: expect.any(String), bucketSize: "hour" });
+    expect(answer.records).toHaveLength(3); // one per bucket of the window
+    expect(answer.totals.totalAmount).toBeCloseTo(answer.records.reduce((sum: number, r: { totalAmount: number }) => sum + r.totalAmount, 0), 6);
+  });
+
   it("refuses a function it does not have", async () => {
     await expect(rpc.invoke(new prov.InvokeRequest().setTok("compute:index:getNothing").setArgs(struct({})))).rejects.toThrow(/unknown function compute:index:getNothing/);
   });
