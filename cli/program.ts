@@ -8,6 +8,7 @@ import { packageVersion } from "../sdk/version";
 import { describeFailure, EXIT_OK, redact, registerSecret } from "./errors";
 import { OUTPUT_FORMATS } from "./output";
 import { catalogCommand } from "./commands/catalog";
+import { costCommand } from "./commands/cost";
 import { hubCommand } from "./commands/hub";
 import { psCommand } from "./commands/ps";
 import { sandboxCommand } from "./commands/sandbox";
@@ -40,13 +41,14 @@ Exit codes: 0 success; 1 the request failed (API, connection or configuration er
   examples(program, [
     "export COMPUTE_BASE_URL=https://api.example.com COMPUTE_API_KEY=...",
     "compute ps",
+    "compute cost --stack dev --since 7d",
     "compute hub list --type SERVERLESS",
     "compute serverless create --hub-id hub_662work --name my-llm",
     "compute sandbox logs sb_123 --follow",
     "compute catalog gpus --json",
   ]);
 
-  for (const make of [psCommand, hubCommand, serverlessCommand, sandboxCommand, catalogCommand]) {
+  for (const make of [psCommand, costCommand, hubCommand, serverlessCommand, sandboxCommand, catalogCommand]) {
     const command = make();
     // Commands built on their own did not inherit the settings above: copy them down the tree.
     inherit(command, program);

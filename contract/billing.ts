@@ -94,6 +94,18 @@ export const BILLING_ROUTES = {
 >;
 
 export type BillingRoute = keyof typeof BILLING_ROUTES;
+
+/**
+ * The route that bills each kind of resource this package makes, by its type name; the others
+ * have none (a sandbox bills, but the public document has no route for it; a template, a
+ * registry credential and an SSH key cost nothing).
+ */
+export const BILLING_ROUTE_OF_KIND: Readonly<Record<string, Exclude<BillingRoute, "all" | "endpoints">>> = {
+  Pod: "pods",
+  Cluster: "clusters",
+  ServerlessEndpoint: "serverless",
+  NetworkVolume: "networkVolumes",
+};
 export const BILLING_ROUTE_NAMES = Object.keys(BILLING_ROUTES) as BillingRoute[];
 
 /** The per-resource id member of a route's records (`podId`, …), or undefined for the aggregate routes. */

@@ -21,7 +21,7 @@ import { ambiguousName, functionFailure, noneNamed, notFound } from "./runtime/e
 import { clientFor } from "./runtime/settings";
 import { RESOURCES } from "./resources";
 import type { ResourceDefinition } from "./resources/definition";
-import { nativeToken } from "./tokens";
+import { nativeToken } from "../contract/tokens";
 import { coreSchema } from "./zod-core";
 
 /** One function: the SDK's answer to `call` is what `result` reads (a list of them with `listMember`). */

@@ -16,7 +16,7 @@
 import type { FieldSpec } from "../properties";
 import { RESOURCES } from "../resources";
 import type { InputList, OutputList } from "../resources/definition";
-import { PACKAGE_NAME, nativeToken } from "../tokens";
+import { PACKAGE_NAME, nativeToken } from "../../contract/tokens";
 import { FUNCTION_SHAPES, type FunctionShape } from "./function-shapes";
 
 

@@ -19,7 +19,7 @@ import type { ProbeKind } from "../../contract/readiness";
 import type { ComputeClient, LogEvent, LogStreamOptions, SetAside } from "../../sdk";
 import type { Watcher } from "../../sdk/watch";
 import type { FieldSpec, ValueOf } from "../properties";
-import { dynamicToken as dynamicTokenOf, nativeToken as tokenOf } from "../tokens";
+import { dynamicToken as dynamicTokenOf, nativeToken as tokenOf } from "../../contract/tokens";
 import type { CheckFailure } from "./check-failures";
 import { isUnknown } from "./unknowns";
 

@@ -92,6 +92,8 @@ export interface E2EStack {
    * its exit code.
    */
   cli(args: string[]): Promise<CliResult>;
+  /** The environment the engine's CLI runs with (backend, home, passphrase, the engine on PATH), for other commands that read the stack. */
+  env(): NodeJS.ProcessEnv;
   /** The ids the stack's state knows, of every registered kind. */
   stateIds(): Promise<LiveIds>;
   /**
@@ -338,6 +340,7 @@ export async function createE2EStack(givenName: string, options: { program?: str
       return Object.fromEntries(RESOURCES.map((definition) => [definition.kind, ids(definition.kind)]));
     },
     liveIds,
+    env: () => cliEnv(),
     cli(args) {
       return runPulumi(workDir, name, cliEnv(), args);
     },

@@ -17,3 +17,9 @@ export function nativeToken(name: string): string {
 export function dynamicToken(name: string): string {
   return `pulumi-nodejs:dynamic/${DYNAMIC_MODULE}:${name}`;
 }
+
+/** The resource name (`Pod`) a type token of this package names, native or dynamic; undefined for another package's. */
+export function kindOfToken(type: string): string | undefined {
+  for (const prefix of [nativeToken(""), dynamicToken("")]) if (type.startsWith(prefix) && type.length > prefix.length) return type.slice(prefix.length);
+  return undefined;
+}
