@@ -1,5 +1,6 @@
 import type { PolicyResource, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
-import { BUDGET_POLICY, ESTIMATE_POLICY, costPolicies } from "../../policy/policies";
+import { BUDGET_POLICY, ESTIMATE_POLICY, costPolicies, type MonthReader } from "../../policy/policies";
+import type { MonthToDate } from "../../policy/month";
 import { estimateStack, type StackResource } from "../../policy/stack-estimate";
 import { GPU } from "../helpers/fixtures";
 import { prices } from "./prices";
@@ -39,11 +40,14 @@ async function run(policy: StackValidationPolicy, resources: PolicyResource[], c
   return { violations };
 }
 
-function policies(estimates: StackResource[][] = []) {
+/** This month so far, as the policies' month reader answers it (month.test.ts reads it from the service). */
+const SO_FAR: MonthToDate = { actual: 120, ids: ["pod-1"], start: Date.UTC(2030, 4, 1), end: Date.UTC(2030, 5, 1), remainingHours: 100 };
+
+function policies(estimates: StackResource[][] = [], month: MonthReader = async () => SO_FAR) {
   const [estimate, budget] = costPolicies(async (resources) => {
     estimates.push([...resources]);
     return estimateStack(resources, prices);
-  });
+  }, month);
   expect([estimate!.name, budget!.name]).toEqual([ESTIMATE_POLICY, BUDGET_POLICY]);
   return { estimate: estimate!, budget: budget! };
 }
@@ -69,7 +73,7 @@ describe("compute-cost-estimate (advisory)", () => {
 
 describe("compute-budget (mandatory)", () => {
   it("is not applicable without a budget", async () => {
-    expect(await run(policies().budget, stack)).toEqual({ notApplicable: "no budget: set compute-budget.maxDollarsPerHour in the policy configuration" });
+    expect(await run(policies().budget, stack)).toEqual({ notApplicable: "no budget: set compute-budget.maxDollarsPerHour or maxDollarsPerMonth in the policy configuration" });
   });
 
   it("passes a stack within its budget", async () => {
@@ -99,6 +103,39 @@ describe("compute-budget (mandatory)", () => {
             "cannot check the budget of 100.00 $/hr (compute-budget.maxDollarsPerHour): 1 of 4 priced resources have no estimate: pod mystery (no candidate can be placed (1 × NVIDIA Imaginary on SECURE: not in the GPU catalog)); the others come to 6.418 $/hr",
         },
       ],
+    });
+  });
+
+  describe("maxDollarsPerMonth: billed so far this month + the hours left × the estimate after the change", () => {
+    // 120 so far + 100 hours × 6.418 $/hr = 761.80.
+    it("passes a month that stays within it", async () => {
+      expect(await run(policies().budget, stack, { maxDollarsPerMonth: 761.8 })).toEqual({ violations: [] });
+    });
+
+    it("fails a month that would exceed it, naming the three figures", async () => {
+      expect(await run(policies().budget, stack, { maxDollarsPerMonth: 700 })).toEqual({
+        violations: [
+          {
+            message:
+              "this month would cost $761.80, over the budget of $700.00 a month (compute-budget.maxDollarsPerMonth): $120.00 billed so far this month + 100.0 hours left × the stack's estimate of 6.418 $/hr after the change",
+          },
+        ],
+      });
+    });
+
+    it("fails closed when this month's billing cannot be read", async () => {
+      const result = await run(policies([], async () => ({ unavailable: "GET /v2/billing/pods answered 503" })).budget, stack, { maxDollarsPerMonth: 10_000 });
+      expect(result).toEqual({
+        violations: [{ message: "cannot check the budget of $10000.00 a month (compute-budget.maxDollarsPerMonth): the month-to-date actual could not be read (GET /v2/billing/pods answered 503)" }],
+      });
+    });
+
+    it("is judged beside the hourly budget: each reports its own breach", async () => {
+      const result = await run(policies().budget, stack, { maxDollarsPerHour: 6, maxDollarsPerMonth: 700 });
+      expect(result.violations?.map((v) => v.message.split(":")[0])).toEqual([
+        "stack estimate 6.418 $/hr exceeds the budget of 6.00 $/hr (compute-budget.maxDollarsPerHour); biggest",
+        "this month would cost $761.80, over the budget of $700.00 a month (compute-budget.maxDollarsPerMonth)",
+      ]);
     });
   });
 

@@ -1,0 +1,92 @@
+/**
+ * A monthly budget (`compute-budget.maxDollarsPerMonth`): what the stack will have cost by the
+ * end of the month (UTC) if the change goes in, judged as
+ *
+ *     month-to-date actual of the stack + the month's remaining hours × the stack's estimate after the change
+ *
+ * The actual is the service's billing (GETs only) for the ids the stack's resources carry now
+ * (each kind's id output, `podId`, `clusterId`, …). Resources the stack destroyed earlier in the
+ * month are not in it: the policy sees the stack as it will be, not its history (`compute cost
+ * --stack` reads that); docs/cost.md says so.
+ */
+import { BILLING_ROUTE_OF_KIND, BILLING_ROUTES, type BillingRoute } from "../contract/billing";
+import { formatDollars } from "../contract/estimate";
+import type { ComputeClient } from "../sdk";
+import { resourceByToken } from "../provider/resources";
+import { pricedResourceOf } from "./resources";
+import type { StackEstimate, StackResource } from "./stack-estimate";
+
+const HOUR_MS = 3_600_000;
+
+export interface MonthToDate {
+  /** Dollars billed since the month began, for the ids read. */
+  actual: number;
+  /** The resources' ids the actual is for. */
+  ids: string[];
+  /** The month's start and end (UTC), and the hours left of it at `now`. */
+  start: number;
+  end: number;
+  remainingHours: number;
+}
+
+/** The UTC month holding `now`, and the hours left of it. */
+export function monthOf(now: number): Pick<MonthToDate, "start" | "end" | "remainingHours"> {
+  const d = new Date(now);
+  const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  const end = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  return { start, end, remainingHours: (end - now) / HOUR_MS };
+}
+
+/** The stack's resources that bill, with their ids and routes (those whose id is known: existing ones). */
+export function billedIds(resources: readonly StackResource[]): Array<{ id: string; route: Exclude<BillingRoute, "all" | "endpoints"> }> {
+  const found: Array<{ id: string; route: Exclude<BillingRoute, "all" | "endpoints"> }> = [];
+  for (const resource of resources) {
+    const definition = resourceByToken(resource.type) ?? pricedResourceOf(resource.type, resource.props);
+    const route = definition ? BILLING_ROUTE_OF_KIND[definition.name] : undefined;
+    if (!definition || !route) continue;
+    let id: unknown;
+    try {
+      id = resource.props[definition.idOutput];
+    } catch {
+      continue; // not known at preview: a resource to be created has billed nothing
+    }
+    if (typeof id === "string" && id !== "") found.push({ id, route });
+  }
+  return found;
+}
+
+/** The month-to-date actual of the stack's resources: one read per route they need, in month buckets. */
+export async function monthToDate(resources: readonly StackResource[], client: ComputeClient, now: number): Promise<MonthToDate> {
+  const month = monthOf(now);
+  const ids = billedIds(resources);
+  let actual = 0;
+  for (const route of new Set(ids.map((entry) => entry.route))) {
+    const wanted = new Set(ids.filter((entry) => entry.route === route).map((entry) => entry.id));
+    const answer = await client.billing.read(route, { startTime: new Date(month.start).toISOString(), endTime: new Date(now).toISOString(), bucketSize: "month" });
+    const member = BILLING_ROUTES[route].idFilter;
+    for (const record of answer.records) if (wanted.has(record[member] as string)) actual += record.totalAmount;
+  }
+  return { actual: Math.round(actual * 1e6) / 1e6, ids: ids.map((entry) => entry.id), ...month };
+}
+
+/** The month's projection: the actual so far, plus the rest of the month at the estimate. */
+export function projection(stack: StackEstimate, mtd: MonthToDate): number {
+  return Math.round((mtd.actual + mtd.remainingHours * stack.dollarsPerHour) * 1e6) / 1e6;
+}
+
+/**
+ * Why the change breaks the monthly budget (naming the three figures), or undefined when it keeps
+ * to it. A stack whose estimate or actual cannot be made cannot be shown to keep to it: a gate
+ * fails closed.
+ */
+export function monthlyBudgetViolation(stack: StackEstimate, mtd: MonthToDate | { unavailable: string }, maxDollarsPerMonth: number): string | undefined {
+  const budget = `the budget of $${formatDollars(maxDollarsPerMonth)} a month (compute-budget.maxDollarsPerMonth)`;
+  if ("unavailable" in mtd) return `cannot check ${budget}: the month-to-date actual could not be read (${mtd.unavailable})`;
+  if (stack.unavailable.length > 0) return `cannot check ${budget}: ${stack.unavailable.length} of ${stack.resources.length} priced resources have no estimate`;
+  const projected = projection(stack, mtd);
+  if (projected <= maxDollarsPerMonth) return undefined;
+  return (
+    `this month would cost $${formatDollars(projected)}, over ${budget}: ` +
+    `$${formatDollars(mtd.actual)} billed so far this month + ${mtd.remainingHours.toFixed(1)} hours left × the stack's estimate of ${formatDollars(stack.dollarsPerHour)} $/hr after the change`
+  );
+}
