@@ -23,7 +23,7 @@ export interface PreviewDigest {
 
 /** What `pulumi stack export` prints (the members read here). */
 export interface StateExport {
-  deployment?: { resources?: Array<{ urn: string; type: string; inputs?: Record<string, unknown>; delete?: boolean }> };
+  deployment?: { resources?: Array<{ urn: string; type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; delete?: boolean }> };
 }
 
 const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
@@ -39,6 +39,13 @@ export function stateResources(state: StateExport): StackResource[] {
   return (state.deployment?.resources ?? [])
     .filter((r) => !r.delete)
     .map((r) => ({ type: r.type, urn: r.urn, name: nameOf(r.urn), props: r.inputs ?? {} }));
+}
+
+/** The stack now with what each resource recorded of itself (its id among it), for what it was billed. */
+export function stateOutputs(state: StateExport): StackResource[] {
+  return (state.deployment?.resources ?? [])
+    .filter((r) => !r.delete)
+    .map((r) => ({ type: r.type, urn: r.urn, name: nameOf(r.urn), props: { ...(r.inputs ?? {}), ...(r.outputs ?? {}) } }));
 }
 
 /** The stack after the change: every resource the preview keeps or makes, with its new inputs. */
@@ -79,6 +86,20 @@ export interface ReportInput {
   maxDollarsPerHour?: number;
   /** The preview's exit code: non-zero when the policy pack (or anything else) failed it. */
   previewExitCode?: number;
+  /** What the resources deployed now were billed over the last days, by URN; or why it could not be read. */
+  actual?: { days: number; byUrn: Map<string, number> } | { days: number; unavailable: string };
+}
+
+/** The line beside the estimate: what the stack deployed now was billed lately. */
+function actualLine(actual: NonNullable<ReportInput["actual"]>, before: StackEstimate): string {
+  const label = `Last ${actual.days} days, actual`;
+  if ("unavailable" in actual) return `${label}: unavailable (${actual.unavailable}).`;
+  const total = [...actual.byUrn.values()].reduce((sum, d) => sum + d, 0);
+  const kindOf = new Map(before.resources.map((e) => [e.urn, e.kind]));
+  const named = (urn: string) => `${kindOf.get(urn) ?? "resource"} ${nameOf(urn)}`;
+  const top = [...actual.byUrn].filter(([, d]) => d > 0).sort(([ua, a], [ub, b]) => b - a || ua.localeCompare(ub)).slice(0, 3);
+  const most = top.length > 0 ? ` (most: ${top.map(([urn, d]) => `${named(urn)} $${formatDollars(d)}`).join(", ")})` : "";
+  return `${label}: $${formatDollars(total)} billed for the ${actual.byUrn.size} resource${actual.byUrn.size === 1 ? "" : "s"} deployed now that bill${most}. Resources removed earlier are not counted, and billing may lag by hours.`;
 }
 
 export function costReport(input: ReportInput): string {
@@ -90,6 +111,7 @@ export function costReport(input: ReportInput): string {
   lines.push(`| before (as deployed) | ${formatDollars(before.dollarsPerHour)} |`);
   lines.push(`| after (this change) | ${formatDollars(after.dollarsPerHour)} |`);
   lines.push(`| **change** | **${signedDollars(delta)}** |`, "");
+  if (input.actual) lines.push(actualLine(input.actual, before), "");
 
   if (input.maxDollarsPerHour !== undefined) {
     const violation = budgetViolation(after, input.maxDollarsPerHour);

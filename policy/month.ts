@@ -9,7 +9,7 @@
  * month are not in it: the policy sees the stack as it will be, not its history (`compute cost
  * --stack` reads that); docs/cost.md says so.
  */
-import { BILLING_ROUTE_OF_KIND, BILLING_ROUTES, type BillingRoute } from "../contract/billing";
+import { BILLING_ROUTE_OF_KIND, BILLING_ROUTES, type BillingBucketSize, type BillingRoute } from "../contract/billing";
 import { formatDollars } from "../contract/estimate";
 import type { ComputeClient } from "../sdk";
 import { resourceByToken } from "../provider/resources";
@@ -38,8 +38,8 @@ export function monthOf(now: number): Pick<MonthToDate, "start" | "end" | "remai
 }
 
 /** The stack's resources that bill, with their ids and routes (those whose id is known: existing ones). */
-export function billedIds(resources: readonly StackResource[]): Array<{ id: string; route: Exclude<BillingRoute, "all" | "endpoints"> }> {
-  const found: Array<{ id: string; route: Exclude<BillingRoute, "all" | "endpoints"> }> = [];
+export function billedIds(resources: readonly StackResource[]): Array<{ id: string; urn: string; route: Exclude<BillingRoute, "all" | "endpoints"> }> {
+  const found: Array<{ id: string; urn: string; route: Exclude<BillingRoute, "all" | "endpoints"> }> = [];
   for (const resource of resources) {
     const definition = resourceByToken(resource.type) ?? pricedResourceOf(resource.type, resource.props);
     const route = definition ? BILLING_ROUTE_OF_KIND[definition.name] : undefined;
@@ -50,22 +50,41 @@ export function billedIds(resources: readonly StackResource[]): Array<{ id: stri
     } catch {
       continue; // not known at preview: a resource to be created has billed nothing
     }
-    if (typeof id === "string" && id !== "") found.push({ id, route });
+    if (typeof id === "string" && id !== "") found.push({ id, urn: resource.urn, route });
   }
   return found;
 }
 
-/** The month-to-date actual of the stack's resources: one read per route they need, in month buckets. */
+/**
+ * What each of `entries` was billed in `[start, end)`, by id: one read per route they need
+ * (`bucketSize` as large as the window allows, so few records come back), records picked by id.
+ */
+export async function billedById(
+  entries: ReadonlyArray<{ id: string; route: Exclude<BillingRoute, "all" | "endpoints"> }>,
+  client: ComputeClient,
+  start: number,
+  end: number,
+  bucketSize: BillingBucketSize,
+): Promise<Map<string, number>> {
+  const billed = new Map<string, number>(entries.map((entry) => [entry.id, 0]));
+  for (const route of new Set(entries.map((entry) => entry.route))) {
+    const answer = await client.billing.read(route, { startTime: new Date(start).toISOString(), endTime: new Date(end).toISOString(), bucketSize });
+    const member = BILLING_ROUTES[route].idFilter;
+    for (const record of answer.records) {
+      const id = record[member];
+      if (typeof id === "string" && billed.has(id)) billed.set(id, billed.get(id)! + record.totalAmount);
+    }
+  }
+  for (const [id, dollars] of billed) billed.set(id, Math.round(dollars * 1e6) / 1e6);
+  return billed;
+}
+
+/** The month-to-date actual of the stack's resources, in month buckets. */
 export async function monthToDate(resources: readonly StackResource[], client: ComputeClient, now: number): Promise<MonthToDate> {
   const month = monthOf(now);
   const ids = billedIds(resources);
-  let actual = 0;
-  for (const route of new Set(ids.map((entry) => entry.route))) {
-    const wanted = new Set(ids.filter((entry) => entry.route === route).map((entry) => entry.id));
-    const answer = await client.billing.read(route, { startTime: new Date(month.start).toISOString(), endTime: new Date(now).toISOString(), bucketSize: "month" });
-    const member = BILLING_ROUTES[route].idFilter;
-    for (const record of answer.records) if (wanted.has(record[member] as string)) actual += record.totalAmount;
-  }
+  const billed = await billedById(ids, client, month.start, now, "month");
+  const actual = [...billed.values()].reduce((sum, dollars) => sum + dollars, 0);
   return { actual: Math.round(actual * 1e6) / 1e6, ids: ids.map((entry) => entry.id), ...month };
 }
 

@@ -10,13 +10,16 @@
  *
  * Prices come from the stack's service, found as the policy pack finds it: the stack's
  * `compute:*` configuration in `PULUMI_CONFIG` (a JSON object of key → value, what the engine
- * hands an analyzer), then the COMPUTE_* environment. One catalog read serves both sides.
+ * hands an analyzer), then the COMPUTE_* environment. One catalog read serves both sides. Beside
+ * the estimate, what the resources deployed now were billed over the last 7 days (one billing
+ * read per kind they are, GETs only).
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { PriceList } from "../contract/estimate";
 import { ESTIMATE_TIMEOUT_SECONDS, readPrices, unreadableCatalog } from "../provider/resources/estimate";
-import { costReport, previewResources, stateResources, type PreviewDigest, type StateExport } from "./cost-report";
+import { costReport, previewResources, stateOutputs, stateResources, type PreviewDigest, type ReportInput, type StateExport } from "./cost-report";
+import { billedById, billedIds } from "./month";
 import { policyClient } from "./settings";
 import { estimateStack, listsNeededBy } from "./stack-estimate";
 
@@ -33,6 +36,24 @@ export function budgetOf(config: unknown): number | undefined {
   const budget = (config as Record<string, unknown> | null)?.["compute-budget"];
   const max = budget && typeof budget === "object" ? (budget as Record<string, unknown>).maxDollarsPerHour : undefined;
   return typeof max === "number" ? max : undefined;
+}
+
+/** The days of billing the report shows beside the estimate. */
+const RECENT_DAYS = 7;
+
+/** What the resources deployed now were billed over the last `days` (GETs only); why not, when it cannot be read. */
+async function lastDays(state: StateExport, days: number): Promise<NonNullable<ReportInput["actual"]>> {
+  const entries = billedIds(stateOutputs(state));
+  const client = policyClient();
+  try {
+    const now = Date.now();
+    const billed = await billedById(entries, client, now - days * 86_400_000, now, "hour");
+    return { days, byUrn: new Map(entries.map((entry) => [entry.urn, billed.get(entry.id) ?? 0])) };
+  } catch (error) {
+    return { days, unavailable: error instanceof Error ? error.message : String(error) };
+  } finally {
+    await client.close();
+  }
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -64,8 +85,10 @@ async function main(argv: string[]): Promise<void> {
       failure = unreadableCatalog(error, signal);
     }
   }
+  const actual = await lastDays(state, RECENT_DAYS);
   process.stdout.write(
     costReport({
+      actual,
       before: estimateStack(beforeResources, prices, failure),
       after: estimateStack(afterResources, prices, failure),
       preview,

@@ -36,6 +36,8 @@ describe("the GitOps example", () => {
     expect(pr.stdout).toContain(`| pod trainer-0 | — | ${dollars(trainer)} | +${dollars(trainer)} |`);
     expect(pr.stdout).toContain("Within the budget of 10.00 $/hr.");
     expect(pr.stdout).toContain("| create | trainer-0 | `pulumi-nodejs:dynamic/compute:Pod` |  |");
+    // Beside the estimate, what is deployed was billed (the web pod: a sandbox has no billing route), read with GETs only.
+    expect(pr.stdout).toMatch(/\| \*\*change\*\* \|.*\|\n\nLast 7 days, actual: \$\d+\.\d+ billed for the 1 resource deployed now that bill \(most: pod web \$\d+\.\d+\)\./);
     expect(await mutations(e2e)).toEqual([]);
   });
 

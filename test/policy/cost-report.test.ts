@@ -54,6 +54,18 @@ describe("the pull request's cost report", () => {
     expect(over).toContain("**The preview failed** (exit code 1).");
   });
 
+  it("puts what the stack deployed now was billed lately beside the estimate, most first, or why it could not be read", () => {
+    const byUrn = new Map([
+      [urn("web"), 60.48],
+      [urn("cache"), 1.5],
+    ]);
+    expect(report({ actual: { days: 7, byUrn } })).toContain(
+      "| **change** | **+2.99** |\n\nLast 7 days, actual: $61.98 billed for the 2 resources deployed now that bill (most: pod web $60.48, resource cache $1.50). Resources removed earlier are not counted, and billing may lag by hours.",
+    );
+    expect(report({ actual: { days: 7, unavailable: "GET /v2/billing/pods answered 403 Forbidden" } })).toContain("Last 7 days, actual: unavailable (GET /v2/billing/pods answered 403 Forbidden).");
+    expect(report()).not.toContain("Last 7 days");
+  });
+
   it("a removed pod lowers the estimate by its price", () => {
     const removal: PreviewDigest = { steps: [{ op: "delete", urn: urn("web"), oldState: web }] };
     const markdown = costReport({ before: estimateStack(stateResources(state), prices), after: estimateStack(previewResources(removal), prices), preview: removal });

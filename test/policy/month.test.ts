@@ -20,7 +20,7 @@ test("the month-to-date actual is the service's billing this month for the stack
     { type: "pulumi-nodejs:dynamic/compute:Pod", name: "next", urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/compute:Pod::next", props: {} },
     { type: "aws:s3/bucket:Bucket", name: "logs", urn: "urn:pulumi:dev::p::aws:s3/bucket:Bucket::logs", props: { id: other.id } },
   ];
-  expect(billedIds(resources)).toEqual([{ id: pod.id, route: "pods" }]);
+  expect(billedIds(resources)).toEqual([{ id: pod.id, urn: resources[0]!.urn, route: "pods" }]);
   const client = new ComputeClient({ baseUrl: h.url, apiKey: h.apiKey, env: {} });
   try {
     const mtd = await monthToDate(resources, client, now);
