@@ -21,7 +21,28 @@ import {
 import { ComputeError } from "../errors";
 import type { HttpCore } from "../http";
 
-const instant = z.union([z.date(), z.iso.datetime({ offset: true })]).transform((value) => (value instanceof Date ? value.getTime() : Date.parse(value)));
+/** RFC 3339: a date, `T` (or a space), a time, and `Z` or an offset. */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * How Go prints a time (`2026-11-28 07:00:00 +0000 UTC`): Pulumi YAML reads an unquoted
+ * date-time, even a config value of type string, as a YAML timestamp and hands it on so.
+ */
+const GO_TIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?) ([+-]\d{2})(\d{2})(?: \S+)?$/;
+
+function millisOf(text: string): number {
+  const trimmed = text.trim();
+  if (RFC3339.test(trimmed)) return Date.parse(trimmed.replace(" ", "T"));
+  const go = GO_TIME.exec(trimmed);
+  return go ? Date.parse(`${go[1]}T${go[2]}${go[3]}:${go[4]}`) : Number.NaN;
+}
+
+/** A point in time: a Date, or an RFC 3339 string (what the service takes; sent as UTC), or Go's print of one. */
+const instant = z.union([z.date(), z.string()]).transform((value, ctx) => {
+  const at = value instanceof Date ? value.getTime() : millisOf(value);
+  if (Number.isNaN(at)) ctx.addIssue({ code: "custom", message: `must be an RFC 3339 date-time such as 2026-05-01T00:00:00Z, got ${JSON.stringify(String(value))}` });
+  return at;
+});
 
 /** What a billing read asks: a window (`startTime`/`endTime`, or `lastN` buckets), a bucket size, and the route's id filter (`id`). */
 export const BillingQueryInput = z

@@ -7,6 +7,7 @@
  * cases drives them all.
  */
 import { ComputeClient } from "../../sdk";
+import { runCli } from "../cli/helpers";
 import { createE2EStack, noIds, type E2EStack } from "./harness";
 
 export const API_TOKEN = "native-secret-token-42";
@@ -24,6 +25,10 @@ export interface NativeStack {
   e2e: E2EStack;
   /** The outputs of the last `up`. */
   last: NativeOutputs;
+  /** Every pod id `podId` has had, the replaced ones first. */
+  podIds: string[];
+  /** The past whole hour the programs' billing functions read (`billingFrom`, `billingTo`). */
+  billingWindow: { from: string; to: string };
   upWith(config: Record<string, string>): Promise<{ out: NativeOutputs; summary: Record<string, number>; output: string }>;
   /** Volumes a case made outside the stack, as a user would: the stack's destroy must leave exactly these. */
   outsideVolumes: string[];
@@ -38,7 +43,7 @@ export interface NativeStack {
  */
 export function describeNativeStack(name: string, program: string, others: number, more: (stack: NativeStack) => void = () => undefined): void {
   const total = others + 2;
-  const stack = { last: undefined as unknown as NativeOutputs, outsideVolumes: [] as string[] } as NativeStack;
+  const stack = { last: undefined as unknown as NativeOutputs, outsideVolumes: [] as string[], podIds: [] as string[] } as NativeStack;
 
   stack.upWith = async (config) => {
     for (const [key, value] of Object.entries(config)) await stack.e2e.stack.setConfig(key, { value });
@@ -51,6 +56,10 @@ export function describeNativeStack(name: string, program: string, others: numbe
   beforeAll(async () => {
     stack.e2e = await createE2EStack(name, { program });
     await stack.e2e.stack.setConfig("apiToken", { value: API_TOKEN, secret: true });
+    // A past whole hour: what was billed in it no longer changes (programs that read billing read this one).
+    const to = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    stack.billingWindow = { from: new Date(to - 3_600_000).toISOString(), to: new Date(to).toISOString() };
+    await stack.e2e.stack.setAllConfig({ billingFrom: { value: stack.billingWindow.from }, billingTo: { value: stack.billingWindow.to } });
   });
   afterAll(() => stack.e2e?.dispose());
 
@@ -66,6 +75,7 @@ export function describeNativeStack(name: string, program: string, others: numbe
     expect(ids.sandbox).toEqual([out.sandboxId]);
     expect(await stack.e2e.liveIds()).toEqual(ids);
     stack.last = out;
+    stack.podIds.push(out.podId);
   });
 
   it("a secret config value reaches the pod and stays out of the state in plaintext", async () => {
@@ -115,6 +125,7 @@ export function describeNativeStack(name: string, program: string, others: numbe
     expect(live.pod).toContain(out.podId);
     expect(live.pod).not.toContain(stack.last.podId);
     stack.last = out;
+    stack.podIds.push(out.podId);
   });
 
   it("changing the sandbox's idle timeout updates it in place", async () => {
@@ -132,5 +143,46 @@ export function describeNativeStack(name: string, program: string, others: numbe
     await stack.e2e.stack.destroy();
     expect(await stack.e2e.liveIds()).toEqual({ ...noIds(), volume: [...stack.outsideVolumes].sort() });
     expect(await stack.e2e.stateIds()).toEqual(noIds());
+  });
+}
+
+/**
+ * The billing cases of a program that reads billing (`clusterSpend`: the records of
+ * `getClusterBilling` for `billingWindow`) and replaces its pod: the function answers the
+ * service's own records, and `compute cost --stack` lists the replaced pods beside the current
+ * one, with a total equal to the service's billing for them.
+ */
+export function billingCases(stack: NativeStack): void {
+  it("the program's billing function answers the service's billing records for the window", async () => {
+    const { emulator } = stack.e2e;
+    const { from, to } = stack.billingWindow;
+    const answer = await fetch(`${emulator.url}/v2/billing/clusters?bucketSize=hour&startTime=${from}&endTime=${to}`, { headers: { Authorization: `Bearer ${emulator.apiKey}` } });
+    const truth = ((await answer.json()) as { records: Array<Record<string, unknown>> }).records;
+    expect(truth.length).toBeGreaterThan(0); // the fixture's cluster ran in that hour
+    const pick = (r: Record<string, unknown>) => ({ clusterId: r.clusterId, startTime: Date.parse(r.startTime as string), endTime: Date.parse(r.endTime as string), totalAmount: r.totalAmount });
+    expect((stack.last.clusterSpend as Array<Record<string, unknown>>).map(pick)).toEqual(truth.map(pick));
+  });
+
+  it("`compute cost --stack` lists the pods it replaced beside the current one, with the service's billing for them", async () => {
+    expect(stack.podIds.length).toBeGreaterThan(1);
+    const day = 86_400_000;
+    const from = new Date(Date.now() - day).toISOString();
+    const to = new Date(Date.now() + day).toISOString();
+    const { emulator } = stack.e2e;
+    const env = { ...stack.e2e.env(), COMPUTE_BASE_URL: emulator.url, COMPUTE_API_KEY: emulator.apiKey };
+    const result = await runCli(["cost", "--stack", stack.e2e.stack.name, "--cwd", stack.e2e.workDir, "--from", from, "--to", to, "--json"], env, 60_000);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: "" });
+    const report = JSON.parse(result.stdout) as { resources: Array<{ kind: string; id: string; source: string; actual: number | null }>; total: number };
+    const [current, ...replaced] = [...stack.podIds].reverse();
+    const rows = report.resources.filter((r) => stack.podIds.includes(r.id)).map((r) => [r.id, r.source]);
+    expect(rows.sort()).toEqual([[current, "state"], ...replaced.map((id) => [id, "destroyed"])].sort());
+    let truth = 0;
+    for (const row of report.resources.filter((r) => r.actual !== null)) {
+      const route = row.kind === "Pod" ? "pods?podId" : "network-volumes?networkVolumeId";
+      const answer = await fetch(`${emulator.url}/v2/billing/${route}=${row.id}&bucketSize=day&startTime=${from}&endTime=${to}`, { headers: { Authorization: `Bearer ${emulator.apiKey}` } });
+      truth += ((await answer.json()) as { metadata: { totals: { totalAmount: number } } }).metadata.totals.totalAmount;
+    }
+    expect(report.total).toBeCloseTo(truth, 2);
+    expect(report.resources.find((r) => r.kind === "Sandbox")?.actual).toBeNull();
   });
 }

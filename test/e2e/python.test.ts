@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { ComputeClient } from "../../sdk";
 import { REPO_ROOT } from "./harness";
-import { describeNativeStack } from "./native-stack";
+import { billingCases, describeNativeStack } from "./native-stack";
 
 jest.setTimeout(15 * 60_000);
 
@@ -31,5 +31,6 @@ describe("a Python stack through the generated SDK and the native plugin", () =>
       expect(password).toEqual(expect.any(String));
       expect(await stack.e2e.stateText()).not.toContain(password);
     });
+    billingCases(stack);
   });
 });

@@ -1,4 +1,4 @@
-import { describeNativeStack } from "./native-stack";
+import { billingCases, describeNativeStack } from "./native-stack";
 
 jest.setTimeout(15 * 60_000);
 
@@ -8,5 +8,5 @@ jest.setTimeout(15 * 60_000);
  * `pulumi`, the plugin in the Pulumi home). Beside the pod and the sandbox: the stack.
  */
 describe("a Pulumi YAML stack through the native plugin", () => {
-  describeNativeStack("yaml", "yaml-stack", 1);
+  describeNativeStack("yaml", "yaml-stack", 1, billingCases);
 });

@@ -29,6 +29,17 @@ test("a query is checked before any request, every violation at once, each namin
   }
 });
 
+test("a date-time is taken as RFC 3339 or as Go prints one (what Pulumi YAML hands on for an unquoted timestamp), and sent as RFC 3339", async () => {
+  const sdk = client();
+  try {
+    const answer = await sdk.billing.all({ startTime: "2030-04-30 22:00:00 -0200 -02", endTime: "2030-05-01T03:00:00+01:00", bucketSize: "hour" });
+    expect(answer.metadata.query).toMatchObject({ startTime: "2030-05-01T00:00:00.000Z", endTime: "2030-05-01T02:00:00.000Z" });
+    await expect(sdk.billing.all({ startTime: "May 1st" })).rejects.toThrow('startTime: must be an RFC 3339 date-time such as 2026-05-01T00:00:00Z, got "May 1st"');
+  } finally {
+    await sdk.close();
+  }
+});
+
 test("a window of more buckets than one answer spans is read in parts and merged: the same totals as one daily read", async () => {
   const pod = (await h.post("/v2/pods", gpuPod())).body;
   const hours = BILLING_MAX_BUCKETS + 500;
