@@ -9,7 +9,7 @@
  * a day with nothing billed reads as 0 rather than missing; `/v2/billing/endpoints` bills the
  * service's public endpoints, which the emulator does not run: no records, totals 0.
  */
-import { BILLING_ROUTES, BILLING_ROUTE_NAMES, addBuckets, bucketStart, bucketsOf, type BillingRoute, type BillingWindow } from "../../contract/billing";
+import { BILLING_ROUTES, addBuckets, bucketStart, bucketsOf, type BillingRoute, type BillingWindow } from "../../contract/billing";
 import { iso } from "../time";
 import type { MeteredRoute, Use } from "./meter";
 
@@ -105,6 +105,3 @@ export function billingAnswer(route: BillingRoute, uses: Array<Use & { to: numbe
   }
   return perResource(route, uses, window, filter);
 }
-
-/** The routes the meter's uses can appear in (every route but the aggregate and public endpoints). */
-export const METERED_ROUTES = BILLING_ROUTE_NAMES.filter((r): r is MeteredRoute => r !== "all" && r !== "endpoints");

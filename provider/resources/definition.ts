@@ -374,7 +374,7 @@ export interface ExampleChange {
 
 export type StateMigration = (state: Props) => Props;
 
-/** The native type token of a resource (provider/tokens.ts). */
+/** The native type token of a resource (contract/tokens.ts). */
 export function nativeToken(definition: { name: string }): string {
   return tokenOf(definition.name);
 }

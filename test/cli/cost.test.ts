@@ -95,7 +95,6 @@ describe("compute cost", () => {
       const deployment = {
         version: 3,
         deployment: {
-          manifest: { time: T0, magic: "", version: "v3.248.0" },
           resources: [
             { urn: urn("pulumi:pulumi:Stack", "costs-dev"), custom: false, type: "pulumi:pulumi:Stack" },
             { urn: urn("compute:index:Pod", "trainer"), custom: true, id: podId, type: "compute:index:Pod", outputs: { costPerHour: 0.69 } },

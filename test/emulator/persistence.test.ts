@@ -152,3 +152,33 @@ test("compute-emulator loses no accepted request when killed with SIGKILL", asyn
     expect(await stopped).toBe(0);
   }
 }, 60000);
+
+test("billing history comes back after a restart; a state file from before billing bills what runs from its start", async () => {
+  const dataDir = tempDir();
+  const T0 = "2030-07-01T00:00:00Z";
+  const window = `bucketSize=hour&startTime=${T0}&endTime=2030-07-01T04:00:00Z`;
+  const { podId, before } = await withEmulator({ dataDir, freezeClock: T0 }, async (h) => {
+    const pod = await createdPod(h, gpuPod());
+    await h.control.advance(3_600_000);
+    const gone = await createdPod(h, gpuPod({ name: "gone" }));
+    await h.control.advance(1_800_000);
+    await h.del(`/v2/pods/${gone.id}`);
+    return { podId: pod.id, before: (await h.get(`/v2/billing/pods?${window}`)).body };
+  });
+  expect(before.records.length).toBeGreaterThanOrEqual(3); // the pod's two hours, the deleted one's half hour
+
+  await withEmulator({ dataDir }, async (h) => {
+    expect((await h.get(`/v2/billing/pods?${window}`)).body).toEqual(before);
+  });
+
+  // The same state without its billing slice, as an earlier version wrote it.
+  const file = join(dataDir, "state.json");
+  const state = JSON.parse(readFileSync(file, "utf8"));
+  delete state.modules.billing;
+  writeFileSync(file, JSON.stringify(state));
+  await withEmulator({ dataDir }, async (h) => {
+    const answer = (await h.get(`/v2/billing/pods?podId=${podId}&${window}`)).body;
+    const kept = before.records.filter((r: { podId: string }) => r.podId === podId);
+    expect(answer.records).toEqual(kept); // the running pod: from its run's start, as before
+  });
+});

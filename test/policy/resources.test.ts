@@ -9,7 +9,7 @@ import { ROOT } from "../helpers/fixtures";
 function serializedProviders(): { pod: string; sandbox: string } {
   const script = `
     const { providerText } = require("./dist/provider/forwarder.js");
-    const { dynamicToken } = require("./dist/provider/tokens.js");
+    const { dynamicToken } = require("./dist/contract/tokens.js");
     process.stdout.write(JSON.stringify({ pod: providerText(dynamicToken("Pod")), sandbox: providerText(dynamicToken("Sandbox")) }));`;
   const run = spawnSync(process.execPath, ["-e", script], { cwd: ROOT, encoding: "utf8" });
   if (run.status !== 0) throw new Error(`making the providers' texts failed:\n${run.stderr}`);

@@ -39,7 +39,7 @@ async function roundTrip(kind, text, args, emulator) {
   const emulator = await startEmulator({ port: 0, profile: "fast", quiet: true });
   try {
     const { providerText } = require(path.join(root, "dist/provider/forwarder.js"));
-    const { dynamicToken } = require(path.join(root, "dist/provider/tokens.js"));
+    const { dynamicToken } = require(path.join(root, "dist/contract/tokens.js"));
     const pod = await roundTrip(
       "pod",
       providerText(dynamicToken("Pod")),
