@@ -16,6 +16,7 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
@@ -83,6 +84,13 @@ function stackOf(resources: StateResource[]): { project: string; stack: string }
   return match ? { stack: match[1]!, project: match[2]! } : undefined;
 }
 
+/** The folder of a `file://` backend URL; `file://~` is the user's home, as the engine reads it. */
+export function backendDir(url: string): string {
+  const rest = url.slice("file://".length);
+  if (rest === "~" || rest.startsWith("~/")) return path.join(homedir(), rest.slice(1));
+  return fileURLToPath(url);
+}
+
 /** The update checkpoints a `file://` backend keeps for the stack, oldest first, with their times (ms). */
 function checkpointFiles(backendDir: string, project: string, stack: string): Array<{ file: string; at: number }> {
   // Project-scoped layout (the default since Pulumi 3.61), then the older one.
@@ -124,7 +132,7 @@ export async function stackResources(options: { stack: string; cwd: string; sinc
     const scheme = url.split(":")[0] || "this";
     return { stack: label, resources: now, history: { read: false, why: `the ${scheme} backend's history cannot be read here (only a file:// backend's can)` } };
   }
-  const files = checkpointFiles(fileURLToPath(url), identity.project, identity.stack);
+  const files = checkpointFiles(backendDir(url), identity.project, identity.stack);
   const firstInWindow = files.findIndex((f) => f.at >= options.since);
   const read = firstInWindow === -1 ? files.slice(-1) : files.slice(Math.max(0, firstInWindow - 1));
   const known = new Set(now.map((r) => r.id));

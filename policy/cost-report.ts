@@ -86,13 +86,16 @@ export interface ReportInput {
   maxDollarsPerHour?: number;
   /** The preview's exit code: non-zero when the policy pack (or anything else) failed it. */
   previewExitCode?: number;
-  /** What the resources deployed now were billed over the last days, by URN; or why it could not be read. */
-  actual?: { days: number; byUrn: Map<string, number> } | { days: number; unavailable: string };
+  /**
+   * What the resources deployed now were billed over the last `days` whole hours' worth of days
+   * up to `until` (an hour's start, ISO 8601), by URN; or why it could not be read.
+   */
+  actual?: { days: number; until: string; byUrn: Map<string, number> } | { days: number; until: string; unavailable: string };
 }
 
 /** The line beside the estimate: what the stack deployed now was billed lately. */
 function actualLine(actual: NonNullable<ReportInput["actual"]>, before: StackEstimate): string {
-  const label = `Last ${actual.days} days, actual`;
+  const label = `Last ${actual.days} days to ${actual.until.slice(0, 13).replace("T", " ")}:00 UTC, actual`;
   if ("unavailable" in actual) return `${label}: unavailable (${actual.unavailable}).`;
   const total = [...actual.byUrn.values()].reduce((sum, d) => sum + d, 0);
   const kindOf = new Map(before.resources.map((e) => [e.urn, e.kind]));

@@ -41,16 +41,21 @@ export function budgetOf(config: unknown): number | undefined {
 /** The days of billing the report shows beside the estimate. */
 const RECENT_DAYS = 7;
 
-/** What the resources deployed now were billed over the last `days` (GETs only); why not, when it cannot be read. */
+/**
+ * What the resources deployed now were billed over the last `days`, in whole hours up to the
+ * start of the current one (GETs only): an hour still being billed would make the comment a
+ * bot posts again for the same change read differently. Why not, when it cannot be read.
+ */
 async function lastDays(state: StateExport, days: number): Promise<NonNullable<ReportInput["actual"]>> {
   const entries = billedIds(stateOutputs(state));
+  const end = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+  const until = new Date(end).toISOString();
   const client = policyClient();
   try {
-    const now = Date.now();
-    const billed = await billedById(entries, client, now - days * 86_400_000, now, "hour");
-    return { days, byUrn: new Map(entries.map((entry) => [entry.urn, billed.get(entry.id) ?? 0])) };
+    const billed = await billedById(entries, client, end - days * 86_400_000, end, "hour");
+    return { days, until, byUrn: new Map(entries.map((entry) => [entry.urn, billed.get(entry.id) ?? 0])) };
   } catch (error) {
-    return { days, unavailable: error instanceof Error ? error.message : String(error) };
+    return { days, until, unavailable: error instanceof Error ? error.message : String(error) };
   } finally {
     await client.close();
   }

@@ -59,10 +59,12 @@ describe("the pull request's cost report", () => {
       [urn("web"), 60.48],
       [urn("cache"), 1.5],
     ]);
-    expect(report({ actual: { days: 7, byUrn } })).toContain(
-      "| **change** | **+2.99** |\n\nLast 7 days, actual: $61.98 billed for the 2 resources deployed now that bill (most: pod web $60.48, resource cache $1.50). Resources removed earlier are not counted, and billing may lag by hours.",
+    expect(report({ actual: { days: 7, until: "2030-05-08T09:00:00.000Z", byUrn } })).toContain(
+      "| **change** | **+2.99** |\n\nLast 7 days to 2030-05-08 09:00 UTC, actual: $61.98 billed for the 2 resources deployed now that bill (most: pod web $60.48, resource cache $1.50). Resources removed earlier are not counted, and billing may lag by hours.",
     );
-    expect(report({ actual: { days: 7, unavailable: "GET /v2/billing/pods answered 403 Forbidden" } })).toContain("Last 7 days, actual: unavailable (GET /v2/billing/pods answered 403 Forbidden).");
+    expect(report({ actual: { days: 7, until: "2030-05-08T09:00:00.000Z", unavailable: "GET /v2/billing/pods answered 403 Forbidden" } })).toContain(
+      "Last 7 days to 2030-05-08 09:00 UTC, actual: unavailable (GET /v2/billing/pods answered 403 Forbidden).",
+    );
     expect(report()).not.toContain("Last 7 days");
   });
 
