@@ -12,7 +12,8 @@
  * provide the ability to export previous deployments").
  *
  * Only ids, names, types and the rate a resource recorded are read; the state's secrets stay
- * encrypted and are never printed.
+ * encrypted and are never printed. A resource the stack only reads (`get`, `external` in the
+ * state) is not the stack's, and not listed.
  */
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -51,6 +52,8 @@ interface StateResource {
   id?: string;
   outputs?: Record<string, unknown>;
   custom?: boolean;
+  /** Read into the stack (`get`), not made by it: what it bills is not the stack's. */
+  external?: boolean;
 }
 
 /** Runs the Pulumi CLI (from PATH) and returns its standard output; its error, in one line, otherwise. */
@@ -70,7 +73,7 @@ function packageResources(resources: StateResource[]): Array<Omit<StackResource,
   const found: Array<Omit<StackResource, "source">> = [];
   for (const resource of resources) {
     const kind = resource.type ? kindOfToken(resource.type) : undefined;
-    if (!kind || !resource.id || !resource.urn) continue;
+    if (!kind || !resource.id || !resource.urn || resource.external) continue;
     const rate = resource.outputs?.costPerHour;
     found.push({ kind, name: resource.urn.slice(resource.urn.lastIndexOf("::") + 2), id: resource.id, costPerHour: typeof rate === "number" ? rate : null });
   }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { ComputeClient } from "../../sdk";
 import { REPO_ROOT } from "./harness";
-import { describeNativeStack, type NativeStack } from "./native-stack";
+import { billingCases, describeNativeStack, type NativeStack } from "./native-stack";
 
 jest.setTimeout(15 * 60_000);
 
@@ -100,6 +100,7 @@ describe("a Go stack through the generated SDK and the native plugin", () => {
       await client.close();
       expect(pod.mounts.network).toEqual([{ volumeId: out.volumeId, path: "/mnt/datasets" }]);
       stack.last = out;
+      stack.podIds.push(out.podId);
     });
 
     it("read the volume made outside the stack: found by name (LookupNetworkVolume), then read by its id (GetNetworkVolume), never owned", async () => {
@@ -140,6 +141,8 @@ describe("a Go stack through the generated SDK and the native plugin", () => {
         prebuilt();
       }
     });
+
+    billingCases(stack);
   });
 
   it("destroy deleted the stack's network volume too", async () => {
