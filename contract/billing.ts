@@ -173,29 +173,46 @@ export interface BillingWindow {
   bucketSize: BillingBucketSize;
 }
 
+/** A rule of the window a query breaks: the parameter, and the rule in words (`${field} ${rule}` reads as a sentence). */
+export interface WindowViolation {
+  field: "lastN" | "startTime";
+  rule: string;
+}
+
 /**
  * The window an answer covers (public document, parameters BillingStartTime, BillingEndTime,
  * BillingLastN): `startTime` (default 30 days ago) snapped down to its bucket's start; `endTime`
  * (default now, exclusive) snapped up to the end of its bucket unless already on a boundary;
  * `lastN` is the last N buckets ending with the current, in-progress one. Returns the rule a
- * query breaks instead, worded for the caller.
+ * query breaks instead: the emulator answers it (400), the SDK refuses the query with it.
  */
-export function resolveBillingWindow(query: BillingWindowQuery, now: number): BillingWindow | { violation: string } {
+export function resolveBillingWindow(query: BillingWindowQuery, now: number): BillingWindow | { violation: WindowViolation } {
   const bucketSize = query.bucketSize ?? BILLING_DEFAULT_BUCKET;
+  let window: BillingWindow;
   if (query.lastN !== undefined) {
     if (query.startTime !== undefined || query.endTime !== undefined) {
-      return { violation: "lastN cannot be combined with startTime or endTime: give one or the other" };
+      return { violation: { field: "lastN", rule: "cannot be combined with startTime or endTime: give one or the other" } };
     }
     const current = bucketStart(now, bucketSize);
-    return { start: addBuckets(current, bucketSize, -(query.lastN - 1)), end: addBuckets(current, bucketSize, 1), bucketSize };
+    window = { start: addBuckets(current, bucketSize, -(query.lastN - 1)), end: addBuckets(current, bucketSize, 1), bucketSize };
+  } else {
+    const endAt = query.endTime ?? now;
+    const startAt = query.startTime ?? endAt - BILLING_DEFAULT_LOOKBACK_MS;
+    if (startAt >= endAt) return { violation: { field: "startTime", rule: "must be before endTime" } };
+    const start = bucketStart(startAt, bucketSize);
+    const endBucket = bucketStart(endAt, bucketSize);
+    window = { start, end: endBucket === endAt ? endAt : addBuckets(endBucket, bucketSize, 1), bucketSize };
   }
-  const endAt = query.endTime ?? now;
-  const startAt = query.startTime ?? endAt - BILLING_DEFAULT_LOOKBACK_MS;
-  if (startAt >= endAt) return { violation: "startTime must be before endTime" };
-  const start = bucketStart(startAt, bucketSize);
-  const endBucket = bucketStart(endAt, bucketSize);
-  const end = endBucket === endAt ? endAt : addBuckets(endBucket, bucketSize, 1);
-  return { start, end, bucketSize };
+  // A start before the dates JavaScript (and RFC 3339) can write: a huge lastN of months or years.
+  if (!Number.isFinite(window.start) || !Number.isFinite(window.end) || window.start < Date.UTC(0, 0, 1)) {
+    return { violation: { field: query.lastN !== undefined ? "lastN" : "startTime", rule: "reaches before the year 0000" } };
+  }
+  return window;
+}
+
+/** Dollars rounded to the micro-dollar, the precision billing records carry. */
+export function roundMicros(dollars: number): number {
+  return Math.round(dollars * 1_000_000) / 1_000_000;
 }
 
 /** How many buckets a window spans, counted up to one past the limit. */

@@ -4,14 +4,18 @@
  *
  *     month-to-date actual of the stack + the month's remaining hours × the stack's estimate after the change
  *
- * The actual is the service's billing (GETs only) for the ids the stack's resources carry now
- * (each kind's id output, `podId`, `clusterId`, …). Resources the stack destroyed earlier in the
- * month are not in it: the policy sees the stack as it will be, not its history (`compute cost
- * --stack` reads that); docs/cost.md says so.
+ * The actual is the service's billing (GETs only) for the stack's resources that exist: those
+ * the service holds under the stack's owner marks (sdk/ownership.ts), and the ids the preview
+ * names (each kind's id output, `podId`, `clusterId`, …). The marks are what count a resource
+ * the change updates or replaces: the preview gives it no id (a dynamic provider's preview
+ * answers its new inputs alone), yet it has billed all month. Resources the stack destroyed
+ * earlier in the month are not in it: the policy sees the stack as it will be, not its history
+ * (`compute cost --stack` reads that); docs/cost.md says so.
  */
-import { BILLING_ROUTE_OF_KIND, BILLING_ROUTES, type BillingBucketSize, type BillingRoute } from "../contract/billing";
+import { BILLING_ROUTE_OF_KIND, BILLING_ROUTES, roundMicros, type BillingBucketSize, type BillingRoute } from "../contract/billing";
 import { formatDollars } from "../contract/estimate";
 import type { ComputeClient } from "../sdk";
+import { ownerOf } from "../sdk/ownership";
 import { resourceByToken } from "../provider/resources";
 import { pricedResourceOf } from "./resources";
 import type { StackEstimate, StackResource } from "./stack-estimate";
@@ -75,17 +79,46 @@ export async function billedById(
       if (typeof id === "string" && billed.has(id)) billed.set(id, billed.get(id)! + record.totalAmount);
     }
   }
-  for (const [id, dollars] of billed) billed.set(id, Math.round(dollars * 1e6) / 1e6);
+  for (const [id, dollars] of billed) billed.set(id, roundMicros(dollars));
   return billed;
 }
 
-/** The month-to-date actual of the stack's resources, in month buckets. */
+/** `project/stack` of the stack the resources belong to, from their URNs (`urn:pulumi:<stack>::<project>::…`). */
+export function stackOfUrns(resources: readonly StackResource[]): { project: string; stack: string } | undefined {
+  for (const resource of resources) {
+    const match = /^urn:pulumi:([^:]+)::([^:]+)::/.exec(resource.urn);
+    if (match) return { stack: match[1]!, project: match[2]! };
+  }
+  return undefined;
+}
+
+/** The ids of what the service holds under the stack's owner marks, by the route that bills each (pods, clusters, endpoints, volumes). */
+export async function ownedIds(client: ComputeClient, project: string, stack: string): Promise<Array<{ id: string; route: Exclude<BillingRoute, "all" | "endpoints"> }>> {
+  const prefix = `${project}/${stack}/`;
+  const owned = (item: { env?: Record<string, string> | null; labels?: Record<string, string> | null; name?: string }) => ownerOf(item)?.label.startsWith(prefix) === true;
+  const [pods, clusters, endpoints, volumes] = await Promise.all([
+    client.pods.page({ includeClusterPods: false }),
+    client.clusters.page(),
+    client.serverless.page(),
+    client.networkVolumes.page(),
+  ]);
+  return [
+    ...pods.items.filter(owned).map((item) => ({ id: item.id, route: "pods" as const })),
+    ...clusters.items.filter(owned).map((item) => ({ id: item.id, route: "clusters" as const })),
+    ...endpoints.items.filter(owned).map((item) => ({ id: item.id, route: "serverless" as const })),
+    ...volumes.items.filter(owned).map((item) => ({ id: item.id, route: "networkVolumes" as const })),
+  ];
+}
+
+/** The month-to-date actual of the stack's resources (named in the preview or under its owner marks), in month buckets. */
 export async function monthToDate(resources: readonly StackResource[], client: ComputeClient, now: number): Promise<MonthToDate> {
   const month = monthOf(now);
-  const ids = billedIds(resources);
+  const identity = stackOfUrns(resources);
+  const marked = identity ? await ownedIds(client, identity.project, identity.stack) : [];
+  const ids = [...new Map([...billedIds(resources), ...marked].map((entry) => [entry.id, { id: entry.id, route: entry.route }])).values()];
   const billed = await billedById(ids, client, month.start, now, "month");
   const actual = [...billed.values()].reduce((sum, dollars) => sum + dollars, 0);
-  return { actual: Math.round(actual * 1e6) / 1e6, ids: ids.map((entry) => entry.id), ...month };
+  return { actual: roundMicros(actual), ids: ids.map((entry) => entry.id), ...month };
 }
 
 /** The month's projection: the actual so far, plus the rest of the month at the estimate. */

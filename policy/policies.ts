@@ -37,13 +37,14 @@ export type MonthReader = (resources: readonly StackResource[]) => Promise<Month
 const fromCatalog: StackEstimator = (resources) => estimateStackNow(resources, () => policyClient());
 
 const fromBilling: MonthReader = async (resources) => {
-  const client = policyClient();
+  let client: ReturnType<typeof policyClient> | undefined;
   try {
+    client = policyClient(); // a missing setting is a reason the gate cannot check, as any other
     return await monthToDate(resources, client, Date.now());
   } catch (error) {
     return { unavailable: error instanceof Error ? error.message : String(error) };
   } finally {
-    await client.close();
+    await client?.close();
   }
 };
 

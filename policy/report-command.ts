@@ -50,14 +50,16 @@ async function lastDays(state: StateExport, days: number): Promise<NonNullable<R
   const entries = billedIds(stateOutputs(state));
   const end = Math.floor(Date.now() / 3_600_000) * 3_600_000;
   const until = new Date(end).toISOString();
-  const client = policyClient();
+  if (entries.length === 0) return { days, until, byUrn: new Map() };
+  let client: ReturnType<typeof policyClient> | undefined;
   try {
+    client = policyClient();
     const billed = await billedById(entries, client, end - days * 86_400_000, end, "hour");
     return { days, until, byUrn: new Map(entries.map((entry) => [entry.urn, billed.get(entry.id) ?? 0])) };
   } catch (error) {
     return { days, until, unavailable: error instanceof Error ? error.message : String(error) };
   } finally {
-    await client.close();
+    await client?.close();
   }
 }
 

@@ -15,7 +15,7 @@
  */
 import * as path from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { BILLING_ROUTE_OF_KIND, BILLING_ROUTES, type BillingAnswer, type BillingRecord, type BillingRoute } from "../../contract/billing";
+import { BILLING_ROUTE_OF_KIND, BILLING_ROUTES, bucketStart, roundMicros, type BillingAnswer, type BillingRecord, type BillingRoute } from "../../contract/billing";
 import type { Context } from "../context";
 import { money } from "../inventory";
 import { tableOf, type Column } from "../output";
@@ -24,18 +24,27 @@ import { stackResources, type StackResource, type StackResources } from "../stac
 import { UsageError } from "../errors";
 import { action, examples } from "./shared";
 
-const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+const HOUR_MS = 3_600_000;
+const UNITS: Record<string, number> = { m: 60_000, h: HOUR_MS, d: 24 * HOUR_MS, w: 7 * 24 * HOUR_MS };
+
+/** The longest window back from now: ten years. */
+const MAX_SINCE_MS = 3650 * UNITS.d!;
 
 /** `7d`, `24h`, `90m`, `2w`: a duration back from now. */
 function duration(value: string): number {
   const match = /^(\d+)([mhdw])$/.exec(value.trim());
   if (!match || Number(match[1]) === 0) throw new InvalidArgumentError("Expected a duration such as 7d, 24h, 90m or 2w.");
-  return Number(match[1]) * UNITS[match[2]!]!;
+  const ms = Number(match[1]) * UNITS[match[2]!]!;
+  if (ms > MAX_SINCE_MS) throw new InvalidArgumentError("Expected at most 3650d (ten years).");
+  return ms;
 }
 
+/** A date (`2026-11-01`) or a date-time, in UTC unless it names its offset. */
 function instant(value: string): number {
-  const at = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value.trim()) || Number.isNaN(at)) throw new InvalidArgumentError("Expected a date or an RFC 3339 date-time, such as 2026-11-01 or 2026-11-01T08:00:00Z.");
+  const text = value.trim();
+  const dateTime = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text) ? `${text.replace(" ", "T")}Z` : text;
+  const at = Date.parse(dateTime);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(at)) throw new InvalidArgumentError("Expected a date or an RFC 3339 date-time, such as 2026-11-01 or 2026-11-01T08:00:00Z.");
   return at;
 }
 
@@ -110,8 +119,6 @@ const FAMILY_LINES: Array<[string, string]> = [
 ];
 
 const amount = (value: unknown) => (typeof value === "number" ? value : 0);
-/** Dollars to the micro-dollar, as billing records carry them. */
-const micro = (value: number) => Math.round(value * 1e6) / 1e6;
 
 async function accountReport(ctx: Context, window: { start: number; end: number }, flags: CostFlags): Promise<void> {
   const client = ctx.sdk();
@@ -141,7 +148,7 @@ export interface CostRow {
   lastSeen?: string;
   /** The rate the state recorded, $/hr (null: it records none). */
   costPerHour: number | null;
-  /** Actual dollars ÷ that rate, when it is above 0; else the hour buckets it billed in. Null: no billing route covers it. */
+  /** Actual dollars ÷ that rate; null when it records no rate above 0 (a stopped pod, a volume) or no billing route covers it. */
   hoursBilled: number | null;
   /** Null: no billing route covers the kind. */
   actual: number | null;
@@ -186,17 +193,18 @@ async function stackReport(ctx: Context, stack: StackResources, window: { start:
     const covered = BILLING_ROUTE_OF_KIND[resource.kind] !== undefined;
     const records = byId.get(resource.id) ?? [];
     const actual = records.reduce((sum, r) => sum + r.totalAmount, 0);
-    const hours = resource.costPerHour !== null && resource.costPerHour > 0 ? actual / resource.costPerHour : records.filter((r) => r.totalAmount > 0).length;
-    return { ...resource, hoursBilled: covered ? hours : null, actual: covered ? micro(actual) : null };
+    const hours = covered && resource.costPerHour !== null && resource.costPerHour > 0 ? actual / resource.costPerHour : null;
+    return { ...resource, hoursBilled: hours, actual: covered ? roundMicros(actual) : null };
   });
-  const total = micro(rows.reduce((sum, r) => sum + (r.actual ?? 0), 0));
+  const total = roundMicros(rows.reduce((sum, r) => sum + (r.actual ?? 0), 0));
   const notes = caveats([...answers.values()], window.end);
   const sandboxes = rows.filter((r) => r.actual === null).length;
   if (sandboxes > 0) notes.push(`${sandboxes} sandbox(es) not in the total: the service's billing routes have no sandbox records.`);
   if (!stack.history.read) notes.push(`Resources the stack destroyed in the window are not listed: ${stack.history.why}.`);
   else notes.push(`Destroyed resources come from the backend's history (${stack.history.checkpoints} checkpoint(s) of the window); the others from the stack's state.`);
   const days = byDay(rows, byId);
-  const query = { startTime: iso(window.start), endTime: iso(window.end) };
+  // What the amounts cover: the window widened to whole hours, as the service read it.
+  const query = { startTime: iso(bucketStart(window.start, "hour")), endTime: iso(bucketStart(window.end - 1, "hour") + HOUR_MS) };
   if (ctx.format !== "table") {
     ctx.printer.data({ stack: stack.stack, window: query, resources: rows, ...(flags.by === "day" ? { days } : {}), total, notes });
     return;
@@ -212,5 +220,5 @@ async function stackReport(ctx: Context, stack: StackResources, window: { start:
 function byDay(rows: CostRow[], byId: Map<string, BillingRecord[]>): Array<{ day: string; actual: number }> {
   const days = new Map<string, number>();
   for (const row of rows) for (const record of byId.get(row.id) ?? []) days.set(record.startTime.slice(0, 10), (days.get(record.startTime.slice(0, 10)) ?? 0) + record.totalAmount);
-  return [...days].sort(([a], [b]) => a.localeCompare(b)).map(([day, actual]) => ({ day, actual: micro(actual) }));
+  return [...days].sort(([a], [b]) => a.localeCompare(b)).map(([day, actual]) => ({ day, actual: roundMicros(actual) }));
 }

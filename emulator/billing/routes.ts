@@ -41,7 +41,7 @@ export const billingRoutes = familyRoutes("billing", (route, world: { readonly b
       handle: (op) => {
         const { filter, ...asked } = readBillingQuery(name, op.query);
         const window = resolveBillingWindow(asked, op.now);
-        if ("violation" in window) throw badRequest(window.violation);
+        if ("violation" in window) throw badRequest(`${window.violation.field} ${window.violation.rule}`);
         const buckets = bucketCount(window);
         if (buckets > BILLING_MAX_BUCKETS) {
           throw badRequest(`The window spans more than ${BILLING_MAX_BUCKETS} ${window.bucketSize} buckets; ask for a shorter window or a larger bucketSize`);

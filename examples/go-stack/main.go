@@ -99,28 +99,24 @@ func main() {
 			ctx.Export("sharedVolumeDataCenter", shared.AppliedDataCenterId)
 		}
 
-		// What the account's clusters were billed, as the service's billing records say (GETs
-		// only): the last 7 days, or the window billingFrom..billingTo (RFC 3339).
-		spendArgs := &compute.GetClusterBillingArgs{}
+		// Given a window (billingFrom..billingTo, RFC 3339), what the account's clusters were
+		// billed in it, as the service's billing records say (GETs only; the key needs the
+		// billing scope).
 		if from, to := cfg.Get("billingFrom"), cfg.Get("billingTo"); from != "" && to != "" {
 			hour := compute.GetClusterBillingBucketSizeHour
-			spendArgs = &compute.GetClusterBillingArgs{StartTime: &from, EndTime: &to, BucketSize: &hour}
-		} else {
-			days, day := 7, compute.GetClusterBillingBucketSizeDay
-			spendArgs = &compute.GetClusterBillingArgs{LastN: &days, BucketSize: &day}
+			spend, err := compute.GetClusterBilling(ctx, &compute.GetClusterBillingArgs{StartTime: &from, EndTime: &to, BucketSize: &hour})
+			if err != nil {
+				return err
+			}
+			records := pulumi.Array{}
+			for _, r := range spend.Records {
+				records = append(records, pulumi.Map{
+					"clusterId": pulumi.String(r.ClusterId), "startTime": pulumi.String(r.StartTime),
+					"endTime": pulumi.String(r.EndTime), "totalAmount": pulumi.Float64(r.TotalAmount),
+				})
+			}
+			ctx.Export("clusterSpend", records)
 		}
-		spend, err := compute.GetClusterBilling(ctx, spendArgs)
-		if err != nil {
-			return err
-		}
-		records := pulumi.Array{}
-		for _, r := range spend.Records {
-			records = append(records, pulumi.Map{
-				"clusterId": pulumi.String(r.ClusterId), "startTime": pulumi.String(r.StartTime),
-				"endTime": pulumi.String(r.EndTime), "totalAmount": pulumi.Float64(r.TotalAmount),
-			})
-		}
-		ctx.Export("clusterSpend", records)
 
 		ctx.Export("gpuTypeId", trainer.GpuTypeId)
 		ctx.Export("volumeId", checkpoints.VolumeId)

@@ -14,7 +14,7 @@ min_gpu_memory_gb = config.get_int("minGpuMemoryGb") or 80
 start_ssh = config.get_bool("startSsh") or False
 api_token = config.get_secret("apiToken")
 idle_timeout_seconds = config.get_int("idleTimeoutSeconds") or 600
-# Optional: the window of billing to report (RFC 3339); the last 7 days by default.
+# Optional: a window of billing to report (RFC 3339; the API key needs the billing scope).
 billing_from = config.get("billingFrom")
 billing_to = config.get("billingTo")
 
@@ -62,12 +62,8 @@ notebook = compute.Sandbox(
     labels={"team": "research"},
 )
 
-# What the account's clusters were billed, as the service's billing records say (GETs only).
-spend = (
-    compute.get_cluster_billing(start_time=billing_from, end_time=billing_to, bucket_size="hour")
-    if billing_from and billing_to
-    else compute.get_cluster_billing(last_n=7, bucket_size="day")
-)
+# What the account's clusters were billed in that window, as the service's billing records say (GETs only).
+spend = compute.get_cluster_billing(start_time=billing_from, end_time=billing_to, bucket_size="hour") if billing_from and billing_to else None
 
 outputs = {
     "gpuTypeId": trainer.gpu_type_id,
@@ -80,9 +76,10 @@ outputs = {
     "sandboxState": notebook.state,
     "appliedIdleTimeoutSeconds": notebook.applied_idle_timeout_seconds,
     "costPerHour": pulumi.Output.all(trainer.cost_per_hour, etl.cost_per_hour, notebook.cost_per_hour).apply(sum),
-    "clusterSpend": [
-        {"clusterId": r.cluster_id, "startTime": r.start_time, "endTime": r.end_time, "totalAmount": r.total_amount} for r in spend.records
-    ],
 }
+if spend is not None:
+    outputs["clusterSpend"] = [
+        {"clusterId": r.cluster_id, "startTime": r.start_time, "endTime": r.end_time, "totalAmount": r.total_amount} for r in spend.records
+    ]
 for name, value in outputs.items():
     pulumi.export(name, value)

@@ -14,6 +14,7 @@ import {
   billingResponseSchema,
   bucketCount,
   resolveBillingWindow,
+  roundMicros,
   type BillingAnswer,
   type BillingRoute,
   type BillingWindow,
@@ -55,17 +56,17 @@ export const BillingQueryInput = z
     id: z.string().min(1).optional(),
   })
   .superRefine((q, ctx) => {
-    if (q.lastN !== undefined && (q.startTime !== undefined || q.endTime !== undefined)) {
-      ctx.addIssue({ code: "custom", path: ["lastN"], message: "cannot be combined with startTime or endTime: give one or the other" });
-    }
-    if (q.startTime !== undefined && q.endTime !== undefined && q.startTime >= q.endTime) {
-      ctx.addIssue({ code: "custom", path: ["startTime"], message: "must be before endTime" });
-    }
+    // The window rule the service applies (contract/billing.ts), judged here before any request.
+    if ([q.startTime, q.endTime].some((at) => at !== undefined && Number.isNaN(at))) return; // already said
+    const window = resolveBillingWindow(q, Date.now());
+    if ("violation" in window) ctx.addIssue({ code: "custom", path: [window.violation.field], message: window.violation.rule });
   });
 export type BillingQueryInput = z.input<typeof BillingQueryInput>;
 
-const MICRO = 1_000_000;
-const sumDollars = (a: unknown, b: unknown) => Math.round(((typeof a === "number" ? a : 0) + (typeof b === "number" ? b : 0)) * MICRO) / MICRO;
+const sumDollars = (a: unknown, b: unknown) => roundMicros((typeof a === "number" ? a : 0) + (typeof b === "number" ? b : 0));
+
+/** The most requests one read makes for a long window (100,000 buckets: eleven years of hours). */
+const MAX_PARTS = 100;
 
 export class Billing {
   constructor(private readonly http: HttpCore) {}
@@ -117,8 +118,14 @@ export class Billing {
       const asked = { startTime: isoOf(query.startTime), endTime: isoOf(query.endTime), bucketSize: query.bucketSize, lastN: query.lastN, ...filter };
       return this.request(route, asked, options.signal);
     }
+    const split = parts(window);
+    if (split.length > MAX_PARTS) {
+      throw new ComputeError(
+        `invalid billing query: startTime: the window spans more than ${MAX_PARTS * BILLING_MAX_BUCKETS} ${window.bucketSize} buckets (${MAX_PARTS} requests); ask for a shorter window or a larger bucketSize`,
+      );
+    }
     const answers: BillingAnswer[] = [];
-    for (const part of parts(window)) {
+    for (const part of split) {
       answers.push(await this.request(route, { startTime: isoOf(part.start), endTime: isoOf(part.end), bucketSize: window.bucketSize, ...filter }, options.signal));
     }
     return merged(route, answers);
@@ -134,7 +141,8 @@ const isoOf = (at: number | undefined) => (at === undefined ? undefined : new Da
 /** The window in consecutive parts of at most `BILLING_MAX_BUCKETS` buckets, each on bucket boundaries. */
 function parts(window: BillingWindow): Array<{ start: number; end: number }> {
   const found: Array<{ start: number; end: number }> = [];
-  for (let start = window.start; start < window.end; ) {
+  // Bounded: one past MAX_PARTS is enough to refuse the window.
+  for (let start = window.start; start < window.end && found.length <= MAX_PARTS; ) {
     const end = Math.min(window.end, addBuckets(start, window.bucketSize, BILLING_MAX_BUCKETS));
     found.push({ start, end });
     start = end;

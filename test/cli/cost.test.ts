@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { GPU } from "../helpers/fixtures";
-import { tableRows, useEmulator } from "./helpers";
+import { runCli, tableRows, useEmulator } from "./helpers";
 
 const T0 = "2030-05-01T08:00:00Z";
 const HOUR = 3_600_000;
@@ -70,7 +70,16 @@ describe("compute cost", () => {
     const zero = await emu.run(["cost", "--since", "0d"]);
     expect(zero.code).toBe(2);
     expect(zero.stderr).toMatch(/Expected a duration such as 7d/);
+    const ages = await emu.run(["cost", "--since", "100000d"]);
+    expect(ages.code).toBe(2);
+    expect(ages.stderr).toMatch(/--since .*Expected at most 3650d/);
     expect(await emu.control.requests()).toEqual([]);
+  });
+
+  it("a date-time without an offset is UTC, whatever the machine's time zone", async () => {
+    const result = await runCli(["cost", "--from", "2030-05-01T08:00:00", "--to", "2030-05-01 11:00", "--json"], { ...emu.env(), TZ: "Asia/Tokyo" });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).window).toMatchObject({ startTime: "2030-05-01T08:00:00.000Z", endTime: "2030-05-01T11:00:00.000Z" });
   });
 
   describe("--stack", () => {
@@ -119,7 +128,7 @@ describe("compute cost", () => {
       expect(report.stack).toBe("costs/dev");
       expect(report.resources).toEqual([
         { kind: "Pod", name: "trainer", id: podId, source: "state", costPerHour: 0.69, hoursBilled: expect.closeTo(3, 4), actual: expect.closeTo(pod, 6) },
-        { kind: "NetworkVolume", name: "data", id: volumeId, source: "state", costPerHour: null, hoursBilled: 3, actual: expect.closeTo(volume, 6) },
+        { kind: "NetworkVolume", name: "data", id: volumeId, source: "state", costPerHour: null, hoursBilled: null, actual: expect.closeTo(volume, 6) },
         { kind: "Sandbox", name: "scratch", id: "sb-not-billed", source: "state", costPerHour: 0.1, hoursBilled: null, actual: null },
       ]);
       expect(report.total).toBeCloseTo(pod + volume, 6);

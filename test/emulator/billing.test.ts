@@ -200,10 +200,13 @@ describe("the window", () => {
     const backwards = await h.get(`/v2/billing?startTime=${at(HOUR)}&endTime=${T0}`);
     expect(backwards.status).toBe(400);
     expect(backwards.body.detail).toBe("startTime must be before endTime");
+    const ancient = await h.get("/v2/billing?bucketSize=year&lastN=10000000");
+    expect(ancient.status).toBe(400);
+    expect(ancient.body.detail).toBe("lastN reaches before the year 0000");
     const tooLong = await h.get("/v2/billing?bucketSize=hour&startTime=2029-01-01T00:00:00Z");
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.detail).toMatch(/more than 1000 hour buckets/);
-    for (const problem of [bad, both, backwards, tooLong]) expect(violations("ErrorResponse", problem.body)).toEqual([]);
+    for (const problem of [bad, both, backwards, ancient, tooLong]) expect(violations("ErrorResponse", problem.body)).toEqual([]);
   });
 });
 

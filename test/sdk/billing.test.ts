@@ -23,6 +23,10 @@ test("a query is checked before any request, every violation at once, each namin
     await expect(refused).rejects.toThrow(/startTime: .*; bucketSize: .*; lastN: /);
     await expect(sdk.billing.pods({ lastN: 2, endTime: T0 })).rejects.toThrow("lastN: cannot be combined with startTime or endTime");
     await expect(sdk.billing.read("all", { id: "pod-1" })).rejects.toThrow("id: all records name no resource");
+    // More than 100 requests' worth of buckets: refused, not read for minutes.
+    await expect(sdk.billing.pods({ bucketSize: "hour", startTime: "2000-01-01T00:00:00Z", endTime: "2030-01-01T00:00:00Z" })).rejects.toThrow(
+      "startTime: the window spans more than 100000 hour buckets (100 requests); ask for a shorter window or a larger bucketSize",
+    );
     expect(await h.control.requests()).toEqual([]);
   } finally {
     await sdk.close();
