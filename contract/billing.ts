@@ -278,10 +278,17 @@ export interface BillingAnswer {
   setAside: import("./reading").SetAside[];
 }
 
-/** `{records, metadata}` of a route, with unreadable records set aside (and the metadata read after them). */
+const responseSchemas = new Map<BillingRoute, z.ZodType<BillingAnswer>>();
+
+/** `{records, metadata}` of a route, with unreadable records set aside (and the metadata read after them); made once per route. */
 export function billingResponseSchema(route: BillingRoute): z.ZodType<BillingAnswer> {
-  const metadata = z.looseObject({ metadata: billingMetadataSchema(route) });
-  return (tolerantList("records", billingRecordSchema(route)) as z.ZodType).pipe(metadata) as unknown as z.ZodType<BillingAnswer>;
+  let schema = responseSchemas.get(route);
+  if (!schema) {
+    const metadata = z.looseObject({ metadata: billingMetadataSchema(route) });
+    schema = (tolerantList("records", billingRecordSchema(route)) as z.ZodType).pipe(metadata) as unknown as z.ZodType<BillingAnswer>;
+    responseSchemas.set(route, schema);
+  }
+  return schema;
 }
 
 /** The answer schemas by the public document's names, for the routes' readers and their tests. */

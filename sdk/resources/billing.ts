@@ -19,11 +19,9 @@ import {
   type BillingRoute,
   type BillingWindow,
 } from "../../contract/billing";
+import { parseMillis } from "../../contract/time";
 import { ComputeError } from "../errors";
 import type { HttpCore } from "../http";
-
-/** RFC 3339: a date, `T` (or a space), a time, and `Z` or an offset. */
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
  * How Go prints a time (`2026-11-28 07:00:00 +0000 UTC`): Pulumi YAML reads an unquoted
@@ -32,9 +30,9 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}
 const GO_TIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?) ([+-]\d{2})(\d{2})(?: \S+)?$/;
 
 function millisOf(text: string): number {
-  const trimmed = text.trim();
-  if (RFC3339.test(trimmed)) return Date.parse(trimmed.replace(" ", "T"));
-  const go = GO_TIME.exec(trimmed);
+  const rfc3339 = parseMillis(text);
+  if (rfc3339 !== undefined) return rfc3339;
+  const go = GO_TIME.exec(text.trim());
   return go ? Date.parse(`${go[1]}T${go[2]}${go[3]}:${go[4]}`) : Number.NaN;
 }
 
