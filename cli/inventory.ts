@@ -12,7 +12,7 @@
  * An item the SDK could not read at all (set aside by its tolerant list) still gets a row: it
  * may be billing, and a listing of what costs money must not hide it.
  */
-import { POD_ENDED_STATUSES, SANDBOX_ENDED_STATES, describeMemberStates } from "../contract";
+import { POD_ENDED_STATUSES, SANDBOX_ENDED_STATES, describeMemberStates, describeTag, splitLifetimeTag, untilWords } from "../contract";
 import { ownerOf, splitMarkedName } from "../sdk/ownership";
 
 export interface PodLike {
@@ -124,6 +124,8 @@ export interface InventoryRow {
   unreadable: string[] | null;
   /** A cluster's member pods in rank order; null for other kinds and when they are not known. */
   members: MemberRow[] | null;
+  /** Its lifetime as its name carries it (`stops in 2 h 10 m`, `expired … (idle)`); null without one. */
+  lifetime: string | null;
 }
 
 /** An item of a list answer that the SDK set aside, as `page()` reports it. */
@@ -192,12 +194,27 @@ function sandboxResources(sandbox: SandboxLike): string | null {
   return parts.length > 0 ? parts.join(" ") : null;
 }
 
-export function podRow(pod: PodLike): InventoryRow {
+/**
+ * A lifetime as a name carries it (contract/lifetime.ts), for people: `stops in 2 h 10 m`,
+ * `idle: STOP under 10% GPU for 30 m (idle since …)`, `expired … (lifetime)`. `now`: the service's clock.
+ */
+export function lifetimeOf(serviceName: unknown, now: number): string | null {
+  const tag = typeof serviceName === "string" ? splitLifetimeTag(serviceName).tag : undefined;
+  if (!tag) return null;
+  if (tag.expired) return `expired ${tag.expired.at} (${tag.expired.reason})`;
+  const idle = tag.idle ? describeTag({ idle: tag.idle, other: [] }) + (tag.idleSince ? ` (idle since ${tag.idleSince})` : "") : undefined;
+  return [untilWords(tag, now), idle].filter(Boolean).join("; ") || null;
+}
+
+/** A name as the program wrote it: an owner mark and a lifetime tag are columns of their own. */
+const programName = (serviceName: unknown) => (typeof serviceName === "string" ? splitMarkedName(serviceName).name : null);
+
+export function podRow(pod: PodLike, now = Date.now()): InventoryRow {
   const status = text(pod.status);
   return {
     kind: "pod",
     id: text(pod.id),
-    name: text(pod.name),
+    name: programName(pod.name),
     status,
     terminationReason: null,
     costPerHr: num(pod.cost),
@@ -209,6 +226,7 @@ export function podRow(pod: PodLike): InventoryRow {
     owner: owner({ env: pod.env }),
     unreadable: null,
     members: null,
+    lifetime: lifetimeOf(pod.name, now),
   };
 }
 
@@ -229,6 +247,7 @@ export function sandboxRow(sandbox: SandboxLike): InventoryRow {
     owner: owner({ labels: sandbox.labels }),
     unreadable: null,
     members: null,
+    lifetime: null,
   };
 }
 
@@ -251,6 +270,7 @@ export function volumeRow(volume: VolumeLike): InventoryRow {
     owner: serviceName === null ? null : owner({ name: serviceName }),
     unreadable: null,
     members: null,
+    lifetime: null,
   };
 }
 
@@ -307,7 +327,7 @@ function clusterResources(compute: ClusterLike["compute"]): string | null {
  * A cluster as one row: its members by status, their summed rate, its name without the owner
  * mark (which gives the OWNER column, as for a volume), and its members beneath it.
  */
-export function clusterRow(cluster: ClusterLike): InventoryRow {
+export function clusterRow(cluster: ClusterLike, now = Date.now()): InventoryRow {
   const serviceName = text(cluster.name);
   const members = Array.isArray(cluster.members) ? cluster.members.map(memberRow) : null;
   return {
@@ -325,6 +345,7 @@ export function clusterRow(cluster: ClusterLike): InventoryRow {
     owner: serviceName === null ? null : owner({ name: serviceName }),
     unreadable: null,
     members,
+    lifetime: lifetimeOf(cluster.name, now),
   };
 }
 
@@ -341,7 +362,7 @@ export function outsideClusters<P extends PodLike>(pods: P[], clusters: ClusterL
 }
 
 /** A serverless endpoint: its workers' range as its status, its GPU pools or CPU flavors. */
-export function endpointRow(endpoint: EndpointLike): InventoryRow {
+export function endpointRow(endpoint: EndpointLike, now = Date.now()): InventoryRow {
   const min = num(endpoint.workers?.min);
   const max = num(endpoint.workers?.max);
   const compute = endpoint.cpu
@@ -350,7 +371,7 @@ export function endpointRow(endpoint: EndpointLike): InventoryRow {
   return {
     kind: "endpoint",
     id: text(endpoint.id),
-    name: text(endpoint.name),
+    name: programName(endpoint.name),
     status: min !== null && max !== null ? `${min}-${max} workers` : null,
     terminationReason: null,
     costPerHr: null,
@@ -362,6 +383,7 @@ export function endpointRow(endpoint: EndpointLike): InventoryRow {
     owner: owner({ env: endpoint.env }),
     unreadable: null,
     members: null,
+    lifetime: lifetimeOf(endpoint.name, now),
   };
 }
 
@@ -386,6 +408,7 @@ export function unreadableRow(kind: InventoryRow["kind"], item: SetAsideLike, li
     owner: null,
     unreadable: item.violations,
     members: null,
+    lifetime: null,
   };
 }
 

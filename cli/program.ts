@@ -11,6 +11,7 @@ import { catalogCommand } from "./commands/catalog";
 import { costCommand } from "./commands/cost";
 import { hubCommand } from "./commands/hub";
 import { psCommand } from "./commands/ps";
+import { reapCommand } from "./commands/reap";
 import { sandboxCommand } from "./commands/sandbox";
 import { serverlessCommand } from "./commands/serverless";
 import { examples } from "./commands/shared";
@@ -42,13 +43,14 @@ Exit codes: 0 success; 1 the request failed (API, connection or configuration er
     "export COMPUTE_BASE_URL=https://api.example.com COMPUTE_API_KEY=...",
     "compute ps",
     "compute cost --stack dev --since 7d",
+    "compute reap --stack ml/dev --apply",
     "compute hub list --type SERVERLESS",
     "compute serverless create --hub-id hub_662work --name my-llm",
     "compute sandbox logs sb_123 --follow",
     "compute catalog gpus --json",
   ]);
 
-  for (const make of [psCommand, costCommand, hubCommand, serverlessCommand, sandboxCommand, catalogCommand]) {
+  for (const make of [psCommand, costCommand, reapCommand, hubCommand, serverlessCommand, sandboxCommand, catalogCommand]) {
     const command = make();
     // Commands built on their own did not inherit the settings above: copy them down the tree.
     inherit(command, program);

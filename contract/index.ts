@@ -23,6 +23,7 @@ export * from "./registries";
 export * from "./clusters";
 export * from "./billing";
 export * from "./readiness";
+export * from "./lifetime";
 
 /** Requests and expanded requests larger than this are refused with 413 (POST /v2/pods). */
 export const MAX_BODY_BYTES = 102400;

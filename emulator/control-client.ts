@@ -20,6 +20,8 @@ import type {
   FixtureAnswer,
   FailNextChange,
   GpuCapacity,
+  GpuUtilizationChange,
+  GpuUtilizationReport,
   LoggedRequest,
   NextServices,
   NextServicesChange,
@@ -47,6 +49,8 @@ export type {
   CpuCapacity,
   FaultSpec,
   GpuCapacity,
+  GpuUtilizationChange,
+  GpuUtilizationReport,
   LoggedRequest,
   NextServices,
   NextServicesChange,
@@ -225,6 +229,24 @@ export class EmulatorControl {
 
   clearServiceEvents(): Promise<{ events: [] }> {
     return this.call("DELETE", "/services/events");
+  }
+
+  /** The pod's GPU utilisation setting (null: the default pseudo-random values) and what every GPU reads now under it. */
+  gpuUtilization(podId: string): Promise<GpuUtilizationReport> {
+    return this.call("GET", `/pods/${encodeURIComponent(podId)}/gpu-utilization`);
+  }
+
+  /**
+   * What every GPU of the pod reads from now on: `{util}` a constant, `{curve: [{afterSeconds, util}, ...]}`
+   * a step curve counted from now on the emulator clock. A CPU pod has no GPUs: 409.
+   */
+  setGpuUtilization(podId: string, spec: GpuUtilizationChange): Promise<GpuUtilizationReport> {
+    return this.call("PUT", `/pods/${encodeURIComponent(podId)}/gpu-utilization`, spec);
+  }
+
+  /** Back to the default pseudo-random utilisation. */
+  clearGpuUtilization(podId: string): Promise<GpuUtilizationReport> {
+    return this.call("DELETE", `/pods/${encodeURIComponent(podId)}/gpu-utilization`);
   }
 
   /** How the endpoint's workers behave from now on: `never` (INITIALIZING for good), `unhealthy`, `normal`; `delayMs` replaces `workerReadyMs`. */

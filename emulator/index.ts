@@ -23,6 +23,8 @@ export type {
   CpuCapacity,
   FaultSpec,
   GpuCapacity,
+  GpuUtilizationChange,
+  GpuUtilizationReport,
   LoggedRequest,
   NextServices,
   NextServicesChange,

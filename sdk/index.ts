@@ -34,6 +34,7 @@ export {
   withSpec,
   type ParsedOwnerMark,
 } from "./ownership";
+export { CLAIM_STALE_MS, describeOutcome, reap, reapOptionViolations, type ReapKind, type ReapOptions, type ReapOutcome, type ReapReport, type ReapTarget } from "./lifetimes";
 export { HUB_SCALING, hubEndpointRequest, hubReleaseRequest, repoLabel, type HubDeployPlan } from "./hub-deploy";
 export { fingerprintOf, parseKey, type RegisteredKey } from "./ssh-keys";
 export type { WatcherOptions } from "./watch";

@@ -27,6 +27,7 @@
  * The identity parts come first, so a service that cuts long values keeps them.
  */
 import { createHash } from "node:crypto";
+import { splitLifetimeTag } from "../contract/lifetime";
 
 /** Environment variable of a pod that carries the owner mark. */
 export const POD_OWNER_ENV = "PULUMI_COMPUTE_OWNER";
@@ -137,10 +138,14 @@ export function nameWithMark(name: string, mark: string): string {
   return `${name}~${project}/${stack}~${parsed.base.slice(0, 8)}${parsed.generation.slice(0, 4)}${parsed.spec.slice(0, 6)}`;
 }
 
-/** The program's part of a service name, and the mark it carries (in the compact form `compactMark` gives). */
+/**
+ * The program's part of a service name, and the mark it carries (in the compact form
+ * `compactMark` gives). A lifetime tag after them (contract/lifetime.ts) is neither.
+ */
 export function splitMarkedName(serviceName: string): { name: string; mark?: string } {
-  const match = MARKED_NAME.exec(serviceName);
-  if (!match) return { name: serviceName };
+  const { rest } = splitLifetimeTag(serviceName);
+  const match = MARKED_NAME.exec(rest);
+  if (!match) return { name: rest };
   const [, name, project, stack, base, generation, spec] = match as unknown as string[];
   return { name: name!, mark: `${base!.padEnd(24, "0")}-${generation!.padEnd(12, "0")}+${spec!.padEnd(8, "0")}:${project}/${stack}/${name}` };
 }

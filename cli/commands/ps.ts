@@ -48,6 +48,9 @@ const COLUMNS: Array<Column<InventoryRow>> = [
   { header: "OWNER", value: (r) => r.owner?.label ?? (r.unreadable ? "unknown" : "unmanaged") },
 ];
 
+/** Shown when a listed resource has a lifetime (docs/provider.md, "Lifetimes"): when it stops, or why it did. */
+const LIFETIME_COLUMN: Column<InventoryRow> = { header: "LIFETIME", value: (r) => r.lifetime ?? undefined };
+
 /** A cluster's members beneath its row (`--members`): what tells the nodes apart, and what each bills. */
 const MEMBER_COLUMNS: Array<Column<MemberRow>> = [
   { header: "RANK", value: (m) => m.rank },
@@ -118,18 +121,20 @@ async function list(ctx: Context, flags: PsFlags): Promise<void> {
   // One pod list serves both: each member beneath its cluster, the rest as pods.
   const clusterPage = clusters ? joinMembers(clusters, pods) : none;
   const [volumePage, endpointPage] = [volumes ?? none, endpoints ?? none];
+  // Deadlines against the service's clock (its `Date` answers), not this machine's.
+  const now = client.http.serverNow();
   const rows = selectRows(
     [
-      ...outsideClusters(pods.items, clusterPage.items).map(podRow),
+      ...outsideClusters(pods.items, clusterPage.items).map((pod) => podRow(pod, now)),
       ...pods.setAside.map((item) => unreadableRow("pod", item)),
-      ...clusterPage.items.map(clusterRow),
+      ...clusterPage.items.map((cluster) => clusterRow(cluster, now)),
       ...clusterPage.setAside.map((item) => unreadableRow("cluster", item)),
       ...[...sandboxes.items, ...ended.items].map(sandboxRow),
       ...sandboxes.setAside.map((item) => unreadableRow("sandbox", item)),
       ...ended.setAside.map((item) => unreadableRow("sandbox", item, false)),
       ...volumePage.items.map(volumeRow),
       ...volumePage.setAside.map((item) => unreadableRow("volume", item)),
-      ...endpointPage.items.map(endpointRow),
+      ...endpointPage.items.map((endpoint) => endpointRow(endpoint, now)),
       ...endpointPage.setAside.map((item) => unreadableRow("endpoint", item)),
     ],
     flags,
@@ -149,24 +154,25 @@ async function list(ctx: Context, flags: PsFlags): Promise<void> {
     ctx.printer.line(EMPTY);
     return;
   }
-  ctx.printer.line(flags.members ? withMembers(rows) : tableOf(rows, COLUMNS));
+  const columns = rows.some((row) => row.lifetime !== null) ? [...COLUMNS, LIFETIME_COLUMN] : COLUMNS;
+  ctx.printer.line(flags.members ? withMembers(rows, columns) : tableOf(rows, columns));
   ctx.printer.line(totalLine(total));
 }
 
 /** Lines a row takes in the table: a cell with line breaks takes several (cli-table3). */
-const height = (row: InventoryRow) => 1 + Math.max(...COLUMNS.map((c) => (String(c.value(row) ?? "").match(/\n/g) ?? []).length));
+const height = (row: InventoryRow, columns: Array<Column<InventoryRow>>) => 1 + Math.max(...columns.map((c) => (String(c.value(row) ?? "").match(/\n/g) ?? []).length));
 
 /**
  * The table with each cluster's members beneath its row, under a header of their own. The
  * members of every cluster are laid out as one table, so their columns line up down the page.
  */
-function withMembers(rows: InventoryRow[]): string {
-  const [head, ...lines] = tableOf(rows, COLUMNS).split("\n");
+function withMembers(rows: InventoryRow[], columns: Array<Column<InventoryRow>>): string {
+  const [head, ...lines] = tableOf(rows, columns).split("\n");
   const members = rows.flatMap((row) => row.members ?? []);
   const [memberHead, ...memberLines] = tableOf(members, MEMBER_COLUMNS).split("\n");
   const out = [head!];
   for (const row of rows) {
-    out.push(...lines.splice(0, height(row)));
+    out.push(...lines.splice(0, height(row, columns)));
     const count = row.members?.length ?? 0;
     if (count > 0) out.push(...[memberHead!, ...memberLines.splice(0, count)].map((line) => MEMBER_INDENT + line));
   }

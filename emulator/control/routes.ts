@@ -13,7 +13,9 @@ import { FixtureError, parseFixture, type Fixture } from "../fixture";
 import { ApiError, badRequest, json } from "../http";
 import { TIMING_KEYS } from "../options";
 import type { Capacity } from "../placement/capacity";
+import type { PodRecord } from "../pods/record";
 import type { Pods } from "../pods/store";
+import { gpuUtilizationAt } from "../pods/view";
 import type { RateLimiter } from "../rate-limit";
 import type { RequestLog } from "../request-log";
 import { controlRoute, type ControlOperation, type ControlRoute } from "../router";
@@ -29,6 +31,7 @@ import {
   ClockRequest,
   FailNextRequest,
   FaultInput,
+  GpuUtilizationRequest,
   NextServicesRequest,
   PodErrorRequest,
   ServiceRequest,
@@ -38,6 +41,7 @@ import {
   type CapacityAnswer,
   type ClockState,
   type FailNextCounts,
+  type GpuUtilizationReport,
   type WorkersAnswer,
 } from "./schemas";
 
@@ -73,6 +77,13 @@ export const clockState = (clock: Clock): ClockState => ({ now: iso(clock.now())
 function found<T>(value: T | undefined, what: string, id: string): T {
   if (value === undefined) throw new ApiError(404, `No ${what} "${id}"`);
   return value;
+}
+
+/** A pod's GPU utilisation setting as the control plane answers it. */
+function gpuUtilization(pod: PodRecord, now: number): GpuUtilizationReport {
+  const settings = pod.gpuUtilization;
+  if (!settings) return { podId: pod.id, setting: null, since: null, util: null };
+  return { podId: pod.id, setting: settings.spec, since: iso(settings.since), util: gpuUtilizationAt(settings, now) };
 }
 
 /** Any JSON body, checked by the handler (a fixture has its own loader and wording). */
@@ -286,6 +297,32 @@ export function controlRoutes(e: ControlWorld): Array<ControlRoute<unknown>> {
       handle: ({ body }) => json(200, e.serviceHost.setNext(body)),
     }),
     ...clearable("services/events", e.serviceHost.events),
+
+    // A GPU pod's utilisation (pods/view.ts): settings in memory only, as the services'.
+    controlRoute({
+      method: "GET",
+      path: "/_emulator/pods/:id/gpu-utilization",
+      handle: ({ params, now }) => json(200, gpuUtilization(podOf(params.id, now), now)),
+    }),
+    controlRoute({
+      method: "PUT",
+      path: "/_emulator/pods/:id/gpu-utilization",
+      body: GpuUtilizationRequest,
+      handle: ({ params, body, now }) => {
+        const pod = podOf(params.id, now);
+        e.pods.setGpuUtilization(pod, { spec: body, since: now });
+        return json(200, gpuUtilization(pod, now));
+      },
+    }),
+    controlRoute({
+      method: "DELETE",
+      path: "/_emulator/pods/:id/gpu-utilization",
+      handle: ({ params, now }) => {
+        const pod = podOf(params.id, now);
+        e.pods.setGpuUtilization(pod, undefined);
+        return json(200, gpuUtilization(pod, now));
+      },
+    }),
 
     // An endpoint's workers (serverless/workers.ts): settings in memory only.
     controlRoute({

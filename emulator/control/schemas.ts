@@ -4,12 +4,12 @@
  * client and the server cannot drift apart.
  */
 import { z } from "zod";
-import { MIN_IDLE_TIMEOUT_SECONDS, MIN_MAX_LIFETIME_SECONDS } from "../../contract";
+import { describeRule, MIN_IDLE_TIMEOUT_SECONDS, MIN_MAX_LIFETIME_SECONDS } from "../../contract";
 import { FaultInput, type FaultRule } from "../faults";
 import { MachineFixture } from "../fixture";
 import { TIMING_KEYS, type Timings } from "../options";
 import type { CapacitySlice, CpuPool, Machine } from "../placement/capacity";
-import { SERVICE_MODES } from "../pods/record";
+import { SERVICE_MODES, type GpuUtilizationSpec } from "../pods/record";
 import type { LoggedRequest } from "../request-log";
 import { WORKER_MODES, type WorkerMode } from "../serverless/workers";
 import type { ServiceEvent } from "../services/events";
@@ -38,16 +38,28 @@ export const GpuCapacityRequest = z.strictObject({
 });
 export const CpuCapacityRequest = z.strictObject({ dataCenterId: z.string(), cpuFlavorId: z.string(), available: z.int().min(0) });
 
-/** A CPU pool is named by `cpuFlavorId`; anything else is read as a GPU pool. */
-export const CapacityRequest = z.unknown().transform((body, ctx) => {
-  const isCpu = typeof body === "object" && body !== null && "cpuFlavorId" in body;
-  const parsed = isCpu ? CpuCapacityRequest.safeParse(body) : GpuCapacityRequest.safeParse(body);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path, input: body });
+/**
+ * A body of two forms, told apart by whether it holds `key`: read by `withKey` if so, else by
+ * `otherwise`. Unlike a zod union, each violation then names the field of the form it is in
+ * (worded as the contract words them; an unknown property by its own name).
+ */
+function eitherBy<A, B>(key: string, withKey: z.ZodType<A>, otherwise: z.ZodType<B>) {
+  return z.unknown().transform((body, ctx): A | B => {
+    const has = typeof body === "object" && body !== null && key in body;
+    const parsed = (has ? withKey : otherwise).safeParse(body, { error: (issue) => describeRule(issue) });
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) {
+      const paths = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+      for (const path of paths) ctx.addIssue({ code: "custom", message: issue.message, path, input: body });
+    }
     return z.NEVER;
-  }
-  return isCpu ? { cpu: parsed.data as CpuCapacityRequest } : { gpu: parsed.data as GpuCapacityRequest };
-});
+  });
+}
+
+/** A CPU pool is named by `cpuFlavorId`; anything else is read as a GPU pool. */
+export const CapacityRequest = eitherBy("cpuFlavorId", CpuCapacityRequest, GpuCapacityRequest).transform((body) =>
+  "cpuFlavorId" in body ? { cpu: body } : { gpu: body },
+);
 
 export const ShapeRequest = z.strictObject({ shape: z.enum(SHAPES) });
 
@@ -60,6 +72,26 @@ export const ServiceRequest = z.strictObject({ mode: z.enum(SERVICE_MODES), dela
 export const NextServicesRequest = z.strictObject({ mode: z.enum(SERVICE_MODES), delayMs: z.number().min(0).optional(), count: z.int().min(0).default(1) });
 /** PUT /_emulator/serverless/{id}/workers: how the endpoint's workers behave; `delayMs` (from each worker's start) replaces `workerReadyMs`. */
 export const WorkersRequest = z.strictObject({ mode: z.enum(WORKER_MODES), delayMs: z.number().min(0).optional() });
+
+/** A GPU utilisation, in percent. */
+const Utilization = z.int().min(0).max(100);
+/** PUT /_emulator/pods/{id}/gpu-utilization, a constant: every GPU of the pod reads `util` from now on. */
+export const ConstantGpuUtilization = z.strictObject({ util: Utilization });
+/** The same, a step curve: each point's `util` from `afterSeconds` after the PUT until the next point. */
+export const GpuUtilizationCurve = z.strictObject({
+  curve: z
+    .array(z.strictObject({ afterSeconds: z.number().min(0), util: Utilization }))
+    .min(1)
+    .superRefine((points, ctx) => {
+      for (let i = 1; i < points.length; i++) {
+        if (points[i].afterSeconds > points[i - 1].afterSeconds) continue;
+        const message = `must be greater than curve[${i - 1}].afterSeconds (${points[i - 1].afterSeconds}): points go in increasing afterSeconds`;
+        ctx.addIssue({ code: "custom", message, path: [i, "afterSeconds"], input: points });
+      }
+    }),
+});
+/** A body with `curve` is a curve; any other is read as a constant (so `{}` is told its `util` is required). */
+export const GpuUtilizationRequest = eitherBy("curve", GpuUtilizationCurve, ConstantGpuUtilization);
 
 /** PUT /_emulator/accounts/{id}: balance, quotas, exemption, sandbox maxima and SSH keys. */
 export const AccountPatch = z.strictObject({
@@ -95,6 +127,8 @@ export type FailNextChange = z.input<typeof FailNextRequest>;
 export type ServiceChange = z.input<typeof ServiceRequest>;
 export type NextServicesChange = z.input<typeof NextServicesRequest>;
 export type WorkersChange = z.input<typeof WorkersRequest>;
+/** `{util}`: a constant; `{curve: [{afterSeconds, util}, ...]}`: a step curve from the moment it is set. */
+export type GpuUtilizationChange = z.input<typeof ConstantGpuUtilization> | z.input<typeof GpuUtilizationCurve>;
 export type AccountSettings = z.input<typeof AccountPatch>;
 export type ApiKeySettings = z.input<typeof ApiKeyIssue>;
 export type AccountPatch = z.output<typeof AccountPatch>;
@@ -138,4 +172,14 @@ export interface WorkersAnswer {
   /** The override of `workerReadyMs`; null: each worker's timing. */
   delayMs: number | null;
 }
-export type { FaultRule, LoggedRequest, NextServices, PodServiceReport, ServiceEvent };
+/** `GET`/`PUT`/`DELETE /_emulator/pods/{id}/gpu-utilization`: the pod's setting and what it makes every GPU read now. */
+export interface GpuUtilizationReport {
+  podId: string;
+  /** As it was set; null: the default, pseudo-random values. */
+  setting: GpuUtilizationSpec | null;
+  /** Emulator-clock instant it was set (a curve's `afterSeconds` count from it); null with no setting. */
+  since: string | null;
+  /** What every GPU reads now under it (in `runtime.gpus[].util` while the pod is RUNNING); null with no setting. */
+  util: number | null;
+}
+export type { FaultRule, GpuUtilizationSpec, LoggedRequest, NextServices, PodServiceReport, ServiceEvent };

@@ -20,6 +20,22 @@ export interface ServiceSettings {
   since: number;
 }
 
+/** One point of a GPU utilisation curve: `util` holds from `afterSeconds` after the setting was made until the next point. */
+export interface GpuUtilizationPoint {
+  afterSeconds: number;
+  util: number;
+}
+
+/** How a GPU pod's utilisation reads (control plane: `PUT /_emulator/pods/{id}/gpu-utilization`): a constant, or a step curve. */
+export type GpuUtilizationSpec = { util: number } | { curve: GpuUtilizationPoint[] };
+
+/** What the control plane set for a pod's GPU utilisation. In memory only, as the service settings: the store's snapshot leaves it out. */
+export interface GpuUtilizationSettings {
+  spec: GpuUtilizationSpec;
+  /** Emulator-clock instant the setting was made: the curve's `afterSeconds` count from it. */
+  since: number;
+}
+
 export interface PodRun {
   requestedAt: number;
   provisioningMs: number;
@@ -98,6 +114,8 @@ export interface PodRecord {
   failNextStart: boolean;
   /** Set by the control plane; absent: the services come up `serviceStartMs` after RUNNING and answer normally. */
   service?: ServiceSettings;
+  /** Set by the control plane; absent: every GPU reads a pseudo-random utilisation (view.ts). */
+  gpuUtilization?: GpuUtilizationSettings;
 }
 
 /** The instant a run becomes RUNNING (or fails to, for a failed start). */

@@ -20,7 +20,7 @@ import { TableModule } from "../records";
 import type { TemplateRecord } from "../templates/store";
 import { currentRun, endRun, newRun, podActions, podActive, podEnded, podStatus, settle } from "./lifecycle";
 import { podRunLogs } from "./logs";
-import type { ClusterMembership, PodRecord, RunEnd, ServiceSettings } from "./record";
+import type { ClusterMembership, GpuUtilizationSettings, PodRecord, RunEnd, ServiceSettings } from "./record";
 import type { CreatePlan } from "./rules";
 import { podView, type PodView, type PortMappings } from "./view";
 
@@ -126,9 +126,9 @@ export class Pods extends TableModule<PodRecord> {
     for (const pod of this.records.all()) if (pod.reserved) this.bill(pod, currentRun(pod)?.requestedAt ?? pod.createdAt);
   }
 
-  /** The records without their service settings, which live in memory only (control plane). */
+  /** The records without their service and GPU utilisation settings, which live in memory only (control plane). */
   override snapshot(): PodRecord[] {
-    return this.records.all().map(({ service: _inMemoryOnly, ...saved }) => saved);
+    return this.records.all().map(({ service: _inMemoryOnly, gpuUtilization: _alsoInMemoryOnly, ...saved }) => saved);
   }
 
   /** Purges pods whose termination completed; true when something changed. */
@@ -441,6 +441,17 @@ export class Pods extends TableModule<PodRecord> {
   setServiceSettings(pod: PodRecord, settings: ServiceSettings): void {
     pod.service = settings;
     this.world.serviceHost.settingsChanged(pod);
+  }
+
+  /**
+   * New GPU utilisation settings (control plane), or none (back to the pseudo-random values).
+   * A pod without GPUs (a CPU pod) has nothing to set: 409, not a 400, since the body is valid
+   * and it is the pod it is aimed at that cannot take it, as with an event in the wrong state.
+   */
+  setGpuUtilization(pod: PodRecord, settings: GpuUtilizationSettings | undefined): void {
+    if (settings && !pod.gpu) throw conflict(`Pod ${pod.id} is a CPU pod: it has no GPUs whose utilisation could be set`);
+    if (settings) pod.gpuUtilization = settings;
+    else delete pod.gpuUtilization;
   }
 
   /** The ongoing start fails when it would have become RUNNING; otherwise the next one does. */

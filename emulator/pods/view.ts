@@ -1,14 +1,15 @@
 /**
  * Pod record → wire shape (contract `Pod`): status, actions, cost, runtime and SSH endpoints are
- * derived from the record and the clock at each read; the public port mappings are the real
- * listeners the service host opens for a running pod (emulator/services).
+ * derived from the record and the clock at each read (GPU utilisation from the control plane's
+ * setting when there is one); the public port mappings are the real listeners the service host
+ * opens for a running pod (emulator/services).
  */
 import type { z } from "zod";
 import { decodeCommand, type Pod } from "../../contract";
 import { hash32 } from "../ids";
 import { iso, isoOrNull } from "../time";
 import { clusterMembership, podActions, podStatus, type DerivedStatus } from "./lifecycle";
-import { runningAt, type PodRecord } from "./record";
+import { runningAt, type GpuUtilizationSettings, type PodRecord } from "./record";
 
 export type PodView = z.input<typeof Pod>;
 type PodRuntime = NonNullable<PodView["runtime"]>;
@@ -35,6 +36,22 @@ function lastStartedAt(pod: PodRecord, now: number): number | null {
   return null;
 }
 
+/**
+ * What every GPU of a pod reads at `now` under the control plane's setting: the constant, or the
+ * curve's value at `now` (its first point's before that point, its last one's for good after it;
+ * `afterSeconds` taken to the millisecond, as the clock counts).
+ */
+export function gpuUtilizationAt(settings: GpuUtilizationSettings, now: number): number {
+  const { spec, since } = settings;
+  if ("util" in spec) return spec.util;
+  let util = spec.curve[0].util;
+  for (const point of spec.curve) {
+    if (since + Math.round(point.afterSeconds * 1000) > now) break;
+    util = point.util;
+  }
+  return util;
+}
+
 function runtime(pod: PodRecord, now: number, mappings: PortMappings): PodRuntime {
   const started = runningAt(pod.runs[pod.runs.length - 1]);
   const bucket = Math.floor(now / 5000);
@@ -51,7 +68,8 @@ function runtime(pod: PodRecord, now: number, mappings: PortMappings): PodRuntim
     }),
   };
   if (pod.gpu) {
-    out.gpus = Array.from({ length: pod.gpu.count }, (_, i) => ({ util: pct(`g${i}`, 35, 99), memoryUtil: pct(`m${i}`, 20, 92) }));
+    const set = pod.gpuUtilization ? gpuUtilizationAt(pod.gpuUtilization, now) : undefined;
+    out.gpus = Array.from({ length: pod.gpu.count }, (_, i) => ({ util: set ?? pct(`g${i}`, 35, 99), memoryUtil: pct(`m${i}`, 20, 92) }));
   }
   return out;
 }

@@ -21,6 +21,7 @@ import type { Watcher } from "../../sdk/watch";
 import type { FieldSpec, ValueOf } from "../properties";
 import { dynamicToken as dynamicTokenOf, nativeToken as tokenOf } from "../../contract/tokens";
 import type { CheckFailure } from "./check-failures";
+import type { LifetimeSupport } from "../../contract/lifetime";
 import { isUnknown } from "./unknowns";
 
 export type { FieldSpec, ValueOf } from "../properties";
@@ -99,8 +100,8 @@ export type Recorded<Inputs, Facts> = Inputs & Partial<Facts>;
 /** The values of a list's outputs, as the runtime records them in state. */
 export type OutputValues<L extends OutputList> = { -readonly [K in keyof L]: ValueOf<L[K]> };
 
-/** The outputs a definition's `facts` gives: all but `ready`, which the runtime records from its probes. */
-export type FactValues<L extends OutputList> = Omit<OutputValues<L>, "ready">;
+/** The outputs a definition's `facts` gives: all but `ready` and `expiry`, which the runtime records (its probes, the lifetime tag). */
+export type FactValues<L extends OutputList> = Omit<OutputValues<L>, "ready" | "expiry">;
 
 /** A resource object's output properties. */
 export type OutputProperties<L extends OutputList> = { readonly [K in keyof L]: Output<ValueOf<L[K]>> };
@@ -188,6 +189,16 @@ export interface PortMapping {
   publicPort: number | null;
   ip: string | null;
   type: string;
+}
+
+/** What a definition says of its kind's lifetime: what it accepts, and where the tag is read and written. */
+export interface LifetimeHooks<Live> extends LifetimeSupport {
+  /** The name the service holds (the tag is its end). */
+  serviceName(live: Live): string;
+  /** When the current run started (ms), the start of a `maxDurationSeconds`; undefined: not known (then now). */
+  runStart(live: Live): number | undefined;
+  /** Renames on the service: never a restart (contract/lifetime.ts says why the name). */
+  rename(api: ComputeClient, live: Live, name: string): Promise<Live>;
 }
 
 /** One thing to probe: a pod (each cluster member), a sandbox, an endpoint. */
@@ -313,6 +324,11 @@ export interface ResourceDefinition<Inputs extends object = any, Live extends { 
    * the output list `ready` (provider/resources/readiness.ts).
    */
   readonly readiness?: Readiness<Live>;
+  /**
+   * Its kind bills by the hour with no limit of its own on the service: the `lifetime` (and for a
+   * pod `idle`) inputs, the tag in its name, and the `expiry` output (provider/resources/lifetime.ts).
+   */
+  readonly lifetime?: LifetimeHooks<Live>;
   /** Whether the probes apply to these inputs (a pod meant to be stopped has no service to probe); default: always. */
   probesApply?(inputs: Inputs): boolean;
   /** After create (or adoption): bring the resource to its desired state; default: wait for `ready`. */

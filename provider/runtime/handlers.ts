@@ -36,6 +36,7 @@ import { client } from "./settings";
 import { hookContext } from "./context";
 import { isUnknown } from "../resources/unknowns";
 import { upgradedState, withStateVersion } from "./state-versions";
+import { expiredRecord, expiryDiff, expiryOutput, lifetimeCheck, needsRetag, retag, tagCreateRequest } from "./lifetime";
 
 export interface Handlers {
   check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }>;
@@ -74,7 +75,7 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
   /** `ready`: what the last probing found (true, false), null without probes; only for a definition with readiness. */
   type Ready = boolean | null;
   function outputsOf(inputs: Props, live: Live, previous?: Partial<Facts>, ready?: Ready): Props {
-    return plain(withStateVersion(definition, { ...inputs, ...definition.facts(live, previous), ...(definition.readiness ? { ready: ready ?? null } : {}) }));
+    return plain(withStateVersion(definition, { ...inputs, ...definition.facts(live, previous), ...(definition.readiness ? { ready: ready ?? null } : {}), ...expiryOutput(definition, live) }));
   }
 
   /** A failure once the resource exists: recorded with the last object seen, never leaked (and, where it probes, not ready). */
@@ -116,6 +117,7 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
       ...toCheckFailures(definition.violations(inputs), inputs),
       ...(definition.readiness ? toCheckFailures(readinessInputViolations(definition.readiness, inputs), inputs) : []),
       ...providerSettingFailures(definition.inputs, inputs),
+      ...lifetimeCheck(definition, inputs, previous),
       ...((await definition.checkHook?.(contextOf(inputs, undefined, () => undefined), inputs, previous)) ?? []),
     ];
     // Printed, never recorded: a price change alone must not be a diff (cost-estimate.ts).
@@ -133,6 +135,8 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
     if (definition.states.ended.has(recordedState) || definition.states.broken?.has(recordedState)) result.replaces.push(definition.states.output);
     // Probes that did not pass (or never ran): the next `up` probes again, in place.
     if (probing(inputs) && olds.ready !== true && !result.updates.includes("readiness")) result.updates.push("readiness");
+    // Expired by its lifetime: held as it is until the lifetime changes (lifetime.ts).
+    expiryDiff(definition, olds, inputs, result);
     // The replacement's create must never take this resource (see adoption.ts).
     if (result.replaces.length > 0) markReplacing(id);
     await definition.previewDiff?.(contextOf(inputs, news[PROVIDER_KEY], () => olds), id, olds, inputs, result);
@@ -176,6 +180,7 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
       if (found?.adopted) live = found.adopted;
       else {
         if (mark) definition.owner.write(request, mark);
+        tagCreateRequest(definition, request, inputs);
         const created = await definition.create(context, request, inputs).catch((error: unknown) => {
           if (error instanceof CreatedButUnreadableError) throw unreadableCreate(inputs, definition.idOutput, error.resourceId, props[PROVIDER_KEY], error);
           throw error;
@@ -222,6 +227,9 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
     // A read with nothing recorded (an import, a static `get`, YAML's `get`: the id alone) looks
     // an object up: one that is not there is a failure there, not a removal from the state.
     const lookingUp = Object.keys(withoutProvider(recorded)).length === 0;
+    // Ended by its lifetime: kept, with when and why, so the next `up` does not recreate it unasked.
+    const expired = lookingUp || (found && !ended(found)) ? undefined : expiredRecord(definition, props, found);
+    if (expired) return { id, props: plain(withStateVersion(definition, expired)), inputs: plain(inputsOf(definition.inputs, props)) };
     if (!found) {
       if (lookingUp) throw notFound(nativeToken(definition), id, missing);
       return { id: "" };
@@ -248,7 +256,9 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
     const inputs = withoutProvider(news) as Inputs;
     const deadline = deadlineOf(inputs);
     try {
-      const updated = await definition.update?.(contextOf(inputs, news[PROVIDER_KEY], () => olds as Partial<Facts>), id, olds, inputs);
+      let updated = await definition.update?.(contextOf(inputs, news[PROVIDER_KEY], () => olds as Partial<Facts>), id, olds, inputs);
+      // A changed lifetime is a rename of what the update left (lifetime.ts).
+      if (needsRetag(definition, olds, inputs)) updated = { ...updated, live: await retag(definition, olds, inputs, updated?.live ?? (await family().get(id))) };
       if (probing(inputs)) {
         // Probed again after every update: a restarted container must answer before dependents go on.
         const live = await probeReadiness(definition, inputs, updated?.live ?? (await family().get(id)), deadline);

@@ -300,6 +300,7 @@ describe("compute ps", () => {
       createdAt: ray.createdAt,
       owner: null,
       unreadable: null,
+      lifetime: null,
       members: ray.members.map((p) => ({ id: p.id, name: p.name, rank: p.cluster!.rank, role: p.cluster!.role, ip: p.cluster!.ip, status: p.status, costPerHr: p.cost, live: true })),
     });
     expect(ray.members.map((p) => [p.id, p.cluster!.rank, p.cluster!.role])).toEqual([["pod_ray_head", 0, "RAY_HEAD"], ["pod_ray_worker1", 1, "RAY_WORKER"]]);
@@ -512,6 +513,7 @@ describe("cluster rows", () => {
       createdAt: "2026-01-01T00:00:00Z",
       owner: { label: "ml/dev/train", project: "ml", stack: "dev", name: "train", key: expect.any(String) },
       unreadable: null,
+      lifetime: null,
       members: cluster.members.map((pod) => ({ id: pod.id, name: pod.name, rank: pod.cluster.rank, role: pod.cluster.role, ip: pod.cluster.ip, status: pod.status, costPerHr: 23.92, live: true })),
     });
     expect(row.status).toBe("3/4 RUNNING (1 STARTING)");
@@ -650,5 +652,21 @@ describe("compute ps against public-shaped answers", () => {
     expect(out.pods.find((row) => row.id === "pod-odd")).toMatchObject({ status: null, costPerHr: null, owner: null, unreadable: ["pods[1].cost: is required"] });
     expect(out.total).toMatchObject({ unknownCost: 1 + unpriced });
     expect(json.stderr).toBe("");
+  });
+});
+
+/** A lifetime (docs/provider.md, "Lifetimes") is its own column: the name stays the program's. */
+describe("lifetimes", () => {
+  const now = Date.parse("2030-05-01T10:00:00Z");
+  test("each deadline in words against the service's clock, the idle rule, and what expired", () => {
+    const pod = podRow({ id: "p1", name: "trainer [lifetime until=2030-05-01T12:10:00Z then=STOP max=7200 idle=10%/1800s/STOP]", status: "RUNNING", cost: 1 }, now);
+    expect(pod).toMatchObject({ name: "trainer", lifetime: "stops in 2 h 10 m; idle: STOP under 10% GPU for 30 m" });
+    const idle = podRow({ id: "p2", name: "nb [lifetime idle=5%/600s/TERMINATE idleSince=2030-05-01T09:55:00Z]", status: "RUNNING" }, now);
+    expect(idle.lifetime).toBe("idle: TERMINATE under 5% GPU for 10 m (idle since 2030-05-01T09:55:00Z)");
+    const expired = podRow({ id: "p3", name: "old [lifetime until=2030-05-01T08:00:00Z then=STOP expired=2030-05-01T08:05:00Z/lifetime]", status: "EXITED" }, now);
+    expect(expired.lifetime).toBe("expired 2030-05-01T08:05:00Z (lifetime)");
+    const cluster = clusterRow({ id: "c1", name: "ray~ml/dev~0123456789abcdef01 [lifetime until=2030-05-01T09:00:00Z then=TERMINATE]" }, now);
+    expect(cluster).toMatchObject({ name: "ray", lifetime: "terminates at the next reap (due 1 h 0 m ago)", owner: { label: "ml/dev/ray" } });
+    expect(podRow({ id: "p4", name: "plain", status: "RUNNING" }, now).lifetime).toBeNull();
   });
 });

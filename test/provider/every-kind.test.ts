@@ -61,9 +61,10 @@ describe("every kind, from its example, through the runtime's handlers", () => {
       const live = await definition.family(api).get(created.id);
       expect(generationOf(definition, definition.owner.read(live))).toBe(generationOf(definition, mark));
 
-      // Its facts are the output list's (the runtime adds `ready`), and what never changes in place reads the same.
+      // Its facts are the output list's (the runtime adds `ready`, and `expiry` from the lifetime tag), and what never changes in place reads the same.
       const liveFacts = definition.facts(live) as Record<string, unknown>;
-      expect(Object.keys(liveFacts).sort()).toEqual(Object.keys(definition.outputs).filter((key) => !(definition.readiness && key === "ready")).sort());
+      const byRuntime = (key: string) => (definition.readiness !== undefined && key === "ready") || (definition.lifetime !== undefined && key === "expiry");
+      expect(Object.keys(liveFacts).sort()).toEqual(Object.keys(definition.outputs).filter((key) => !byRuntime(key)).sort());
       for (const key of fixedOutputs(definition.outputs)) expect({ [key]: liveFacts[key] }).toEqual({ [key]: created.outs[key] });
 
       // A refresh reads it back under the same keys.

@@ -29,7 +29,8 @@ import {
 import { candidateFailures, candidatesChooseGpuType, currentPlacement, placementDiff, placementFacts } from "../placement";
 import { podTarget } from "../readiness";
 import { markInName, programName, renamedKeepingMark } from "../wire";
-import { CLUSTER_INPUTS } from "./inputs";
+import { CLUSTER_INPUTS, CLUSTER_LIFETIME } from "./inputs";
+import { parseMillis } from "../../../contract/time";
 import { CLUSTER_OUTPUTS } from "./outputs";
 import { CHANGES, EXAMPLE } from "./example";
 
@@ -201,6 +202,12 @@ export const clusterResource = {
   // A node failed: the service cannot start a member again, so a new cluster takes its place.
   states: { output: "status", of: stateOf, progress: progressOf, reason: membersReport, ended: new Set(), broken: new Set(["ERROR"]) },
   owner: markInName,
+  lifetime: {
+    ...CLUSTER_LIFETIME,
+    serviceName: (cluster) => cluster.name,
+    runStart: (cluster) => parseMillis(cluster.createdAt),
+    rename: async (api, cluster, name) => ({ ...(await api.clusters.rename(cluster.id, name)), members: cluster.members }),
+  },
 
   violations,
   checkHook: async (context, inputs, previous) => [

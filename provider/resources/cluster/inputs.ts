@@ -8,6 +8,11 @@ import { containerInput } from "../container";
 import type { InputList } from "../definition";
 import { placementInput } from "../placement";
 import { readinessInput, readyTimeoutInput } from "../readiness";
+import { lifetimeInput } from "../lifetime";
+import type { LifetimeSupport } from "../../../contract/lifetime";
+
+/** A cluster ends at its deadline: the service cannot stop one (its members refuse actions). */
+export const CLUSTER_LIFETIME = { actions: ["TERMINATE"], actionsBecause: "a cluster cannot be stopped: its member pods refuse actions", idle: false } as const satisfies LifetimeSupport;
 
 export const CLUSTER_INPUTS = {
   name: { type: "string", onChange: "update", doc: "Cluster name; default: the resource name plus a random suffix. The only setting that changes in place." },
@@ -51,5 +56,6 @@ export const CLUSTER_INPUTS = {
   dataCenterIds: { ...strings, onChange: "replace", doc: "Preferred data centers, in order; the whole cluster lands in one." },
   placement: placementInput("cluster", "every node"),
   readiness: readinessInput("a cluster", "on every node, its `tcp` port accepts a connection, its direct SSH endpoint answers with a banner (`ssh: true`), an `http` GET answers with the expected status, and its log shows a line matching `logLine`"),
+  lifetime: lifetimeInput(CLUSTER_LIFETIME, "the cluster"),
   readyTimeoutSeconds: readyTimeoutInput(1800, "How long create (or an update that takes up an unfinished wait) may wait for every node to run and pass the readiness probes"),
 } as const satisfies InputList;

@@ -2,6 +2,7 @@
 import type { OutputList } from "../definition";
 import { READINESS_OUTPUTS } from "../readiness";
 import { placementOutputs } from "../placement";
+import { LIFETIME_OUTPUTS } from "../lifetime";
 
 export const CLUSTER_OUTPUTS = {
   clusterId: { type: "string", fixed: true, doc: "The service's cluster id (also the resource id)." },
@@ -36,4 +37,5 @@ export const CLUSTER_OUTPUTS = {
   ...placementOutputs("cluster"),
   createdAt: { type: "string", fixed: true, doc: "When the cluster was created (ISO 8601)." },
   ...READINESS_OUTPUTS,
+  ...LIFETIME_OUTPUTS,
 } as const satisfies OutputList;

@@ -41,5 +41,7 @@ export const CHANGES = {
   // A list that still allows where the pod runs: recorded, the pod not moved.
   placement: { from: { dataCenterIds: ["US-TX-3"] }, to: [{ dataCenterId: "US-TX-3" }], does: "update" },
   readiness: { to: { logLine: "." } },
+  lifetime: { to: { maxDurationSeconds: 86400, action: "STOP" } },
+  idle: { from: { cpu: undefined, gpu: { id: "NVIDIA RTX A5000" } }, to: { gpuUtilBelowPercent: 5, forSeconds: 3600, action: "STOP" } },
   readyTimeoutSeconds: { to: 300 },
 } as const satisfies Partial<Record<keyof typeof POD_INPUTS, ExampleChange>>;

@@ -24,7 +24,9 @@ import { candidateFailures, placementFacts } from "../placement";
 import { podTarget } from "../readiness";
 import { CHANGES, EXAMPLE } from "./example";
 import { markInEnv } from "../wire";
-import { POD_INPUTS } from "./inputs";
+import { POD_INPUTS, POD_LIFETIME } from "./inputs";
+import { heldExpired } from "../lifetime";
+import { parseMillis } from "../../../contract/time";
 import { diffPod, podUpdates, factsFromPod, importedInputs, refreshedInputs, toCreateRequest, updateRequest, type PodFacts, type PodInputs } from "./model";
 import { POD_OUTPUTS } from "./outputs";
 
@@ -43,6 +45,11 @@ function asSent(inputs: PodInputs) {
     request.env = { ...request.env, [POD_OWNER_ENV]: withSpec(inputs.ownerMark, {}) };
   }
   return request;
+}
+
+/** An idle rule watches GPU utilisation: a CPU pod has none to watch. */
+function idleFailures(inputs: PodInputs): CheckFailure[] {
+  return inputs.idle !== undefined && inputs.cpu !== undefined && !isUnknown(inputs.cpu) ? [{ property: "idle", reason: "watches GPU utilisation: a CPU pod has none (use lifetime)" }] : [];
 }
 
 /** Each candidate names a GPU type or a data center; a CPU pod's never a GPU type. */
@@ -110,6 +117,8 @@ async function update(context: Context, id: string, previous: Recorded<PodInputs
   }
   // Stopping a locked pod is refused; the user asked for the stop, so the lock steps aside
   // for it and comes back after.
+  // Stopped at its lifetime and not extended: it stays stopped (lifetime.ts).
+  if (heldExpired(previous, inputs)) return { live: pod };
   const relock = pod.locked && !wantsRunning(inputs) && POD_ACTIVE_STATUSES.has(pod.status);
   if (relock) pod = await api.pods.update(id, { locked: false });
   pod = await converge(context, inputs, pod);
@@ -136,9 +145,15 @@ export const podResource = {
   family: (api) => ({ get: (id) => api.pods.get(id), page: () => api.pods.page(), delete: (id) => api.pods.delete(id), watcher: api.podWatcher }),
   states: { output: "status", of: (pod) => pod.status, ended: POD_ENDED_STATUSES },
   owner: markInEnv,
+  lifetime: {
+    ...POD_LIFETIME,
+    serviceName: (pod) => pod.name,
+    runStart: (pod) => (pod.startedAt ? parseMillis(pod.startedAt) : undefined),
+    rename: (api, pod, name) => api.pods.update(pod.id, { name }),
+  },
 
   violations: (inputs) => [...createPodViolations(asSent(inputs)), ...reservedEnvViolations(inputs.env)],
-  checkHook: (_context, inputs) => placementFailures(inputs),
+  checkHook: (_context, inputs) => [...placementFailures(inputs), ...idleFailures(inputs)],
   markSpec: (request, inputs) => ({ request, placement: inputs.placement ?? [] }),
   async create(context, request, inputs) {
     const result = await createPodWithPlacement(context.api, request as CreatePodRequest, inputs.placement ?? []);

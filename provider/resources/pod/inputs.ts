@@ -9,6 +9,11 @@ import { containerInput } from "../container";
 import type { InputList } from "../definition";
 import { placementInput } from "../placement";
 import { readinessInput, readyTimeoutInput } from "../readiness";
+import { idleInput, lifetimeInput } from "../lifetime";
+import type { LifetimeSupport } from "../../../contract/lifetime";
+
+/** A pod stops (its disk kept, its GPUs released) or terminates, at a deadline or when idle. */
+export const POD_LIFETIME = { actions: ["STOP", "TERMINATE"], actionsBecause: "STOP keeps the disk and stops the bill for GPUs", idle: true } as const satisfies LifetimeSupport;
 
 export const POD_INPUTS = {
   name: { type: "string", onChange: "update", doc: "Pod name; default: the resource name plus a random suffix, generated once and kept for the pod's life." },
@@ -66,6 +71,8 @@ export const POD_INPUTS = {
   placement: placementInput("pod", "the pod"),
   readiness: readinessInput("a pod meant to run", "its `tcp` port accepts a connection, its direct SSH endpoint answers with a banner (`ssh: true`), an `http` GET answers with the expected status, and its log shows a line matching `logLine`"),
   readyTimeoutSeconds: readyTimeoutInput(900, "How long create/update may wait for the desired state and the readiness probes"),
+  lifetime: lifetimeInput(POD_LIFETIME, "the pod"),
+  idle: idleInput,
   adoptPodId: { type: "string", onChange: "nothing", sent: "provider", doc: "Bring an existing pod under the stack instead of creating one (see docs/provider.md)." },
 } as const satisfies InputList;
 

@@ -8,6 +8,8 @@ import { INJECTED_ENV_KEYS, POD_ACTIVE_STATUSES, POD_OWNER_ENV, commandOf, encod
 import { isUnknown } from "../unknowns";
 import { candidatesChooseGpuType, currentPlacement, placementDiff } from "../placement";
 import { createRequestOf, defaultDiff, inputsOf, same, type CheckedInputs, type DiffResult, type FactValues, type Recorded } from "../definition";
+import { programName, renamedKeepingMark } from "../wire";
+import { splitLifetimeTag } from "../../../contract/lifetime";
 import { POD_INPUTS } from "./inputs";
 import type { POD_OUTPUTS } from "./outputs";
 
@@ -127,7 +129,8 @@ export function updateRequest(olds: Recorded<PodInputs, PodFacts>, news: PodInpu
   // one the program stopped declaring in the same change is left to the template, not cleared.
   const template = updates.has("templateId") && news.templateId !== undefined;
   const sent = (key: string, declared: boolean) => (template ? declared : updates.has(key));
-  if (updates.has("name")) patch.name = news.name;
+  // The lifetime tag at the end of the name stays (contract/lifetime.ts).
+  if (updates.has("name")) patch.name = renamedKeepingMark(live.name, news.name);
   if (updates.has("locked")) patch.locked = news.locked ?? false;
   if (sent("image", news.image !== undefined) && news.image !== undefined) patch.image = news.image;
   if (sent("disk", news.disk !== undefined) && news.disk !== undefined) patch.disk = news.disk;
@@ -174,9 +177,11 @@ export function updateRequest(olds: Recorded<PodInputs, PodFacts>, news: PodInpu
 export function refreshedInputs(olds: PodOutputs, live: Pod): PodInputs {
   const inputs = desiredOf(olds);
   const running = POD_ACTIVE_STATUSES.has(live.status);
-  if ((inputs.desiredState ?? "RUNNING") === "RUNNING" && !running) inputs.desiredState = "STOPPED";
+  // Stopped by a reaper at its lifetime: not drift, the stack's own rule (shown in `expiry`).
+  const expired = splitLifetimeTag(live.name).tag?.expired !== undefined;
+  if ((inputs.desiredState ?? "RUNNING") === "RUNNING" && !running && !expired) inputs.desiredState = "STOPPED";
   if (inputs.desiredState === "STOPPED" && running) inputs.desiredState = "RUNNING";
-  if (live.name !== inputs.name) inputs.name = live.name;
+  if (programName(live.name) !== inputs.name) inputs.name = programName(live.name);
   if (live.locked !== (inputs.locked ?? false)) inputs.locked = live.locked;
   if (inputs.image !== undefined && live.image !== inputs.image) inputs.image = live.image;
   if (inputs.disk !== undefined && live.disk !== inputs.disk) inputs.disk = live.disk;
@@ -212,7 +217,7 @@ export function importedInputs(pod: Pod): PodInputs {
   if (pod.mounts.persistent) mounts.persistent = { size: pod.mounts.persistent.size, path: pod.mounts.persistent.path };
   if (pod.mounts.network?.length) mounts.network = pod.mounts.network.map((m) => ({ volumeId: m.volumeId, path: m.path }));
   if (pod.mounts.global?.length) mounts.global = pod.mounts.global.map((m) => ({ volumeId: m.volumeId, path: m.path }));
-  const inputs: Record<string, unknown> = { name: pod.name, image: pod.image, disk: pod.disk };
+  const inputs: Record<string, unknown> = { name: programName(pod.name), image: pod.image, disk: pod.disk };
   if (pod.args !== "") inputs.args = pod.args;
   if (Object.keys(env).length > 0) inputs.env = env;
   if (pod.ports.length > 0) inputs.ports = pod.ports;

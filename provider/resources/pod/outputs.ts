@@ -2,6 +2,7 @@
 import type { OutputList } from "../definition";
 import { READINESS_OUTPUTS } from "../readiness";
 import { placementOutputs } from "../placement";
+import { LIFETIME_OUTPUTS } from "../lifetime";
 
 export const POD_OUTPUTS = {
   podId: { type: "string", doc: "The service's pod id (also the resource id)." },
@@ -38,5 +39,6 @@ export const POD_OUTPUTS = {
   createdAt: { type: "string", doc: "When the pod was created (ISO 8601)." },
   ...READINESS_OUTPUTS,
   startedAt: { type: "string", nullable: true, doc: "When the pod last started (ISO 8601)." },
+  ...LIFETIME_OUTPUTS,
 } as const satisfies OutputList;
 

@@ -36,9 +36,12 @@ import {
   type Recorded,
   type ResourceDefinition,
 } from "../definition";
-import { inProgramWords, markInEnv, presentOnly, schemaViolations, toWire } from "../wire";
+import { inProgramWords, markInEnv, presentOnly, programName, renamedKeepingMark, schemaViolations, toWire } from "../wire";
+import { heldExpired, recordedExpired } from "../lifetime";
+import { splitLifetimeTag } from "../../../contract/lifetime";
+import { parseMillis } from "../../../contract/time";
 import { CHANGES, EXAMPLE } from "./example";
-import { SERVERLESS_ENDPOINT_INPUTS } from "./inputs";
+import { ENDPOINT_LIFETIME, SERVERLESS_ENDPOINT_INPUTS } from "./inputs";
 import { SERVERLESS_ENDPOINT_OUTPUTS } from "./outputs";
 
 export type ServerlessEndpointInputs = CheckedInputs<typeof SERVERLESS_ENDPOINT_INPUTS>;
@@ -198,6 +201,8 @@ function patchOf(olds: RecordedEndpoint, news: ServerlessEndpointInputs, live: E
     // Only what the service takes: not the Hub listing, nor the provider's own settings (readiness, the timeout).
     if (!FIELDS.includes(key)) continue;
     if (key === "env") patch.env = keptEnv(olds, news, live);
+    // The lifetime tag at the end of the name stays (contract/lifetime.ts).
+    else if (key === "name") patch.name = renamedKeepingMark(live.name, news.name);
     else if (key === "workers") patch.workers = workersOf(news);
     else if (key === "gpu" && news.gpu) {
       const old: Props = olds.gpu ?? {};
@@ -257,7 +262,7 @@ function ownEnv(env: Record<string, string> | undefined): Record<string, string>
 
 /** The shortest declaration of an endpoint read by id: the service's defaults left out. */
 function imported(endpoint: Endpoint): Props {
-  const inputs: Props = { name: endpoint.name, type: endpoint.type ?? "QUEUE" };
+  const inputs: Props = { name: programName(endpoint.name), type: endpoint.type ?? "QUEUE" };
   if (endpoint.image) inputs.image = endpoint.image;
   if (endpoint.args) inputs.args = endpoint.args;
   if (endpoint.disk !== undefined) inputs.disk = endpoint.disk;
@@ -293,11 +298,13 @@ function imported(endpoint: Endpoint): Props {
 function refreshed(olds: RecordedEndpoint, endpoint: Endpoint): Props {
   const inputs = inputsOf(SERVERLESS_ENDPOINT_INPUTS, olds);
   const live = imported(endpoint);
-  inputs.name = endpoint.name;
+  inputs.name = programName(endpoint.name);
   for (const key of ["scaling", "flashboot", "networkVolumeIds", "dataCenterIds", "executionTimeoutMs"]) {
     if (inputs[key] !== undefined) inputs[key] = live[key] ?? (key === "flashboot" ? DEFAULTS.flashboot : key === "executionTimeoutMs" ? DEFAULTS.timeout : key.endsWith("Ids") ? [] : inputs[key]);
   }
-  if (inputs.workers !== undefined && endpoint.workers) {
+  // Scaled to zero by a reaper at its lifetime: not drift, the stack's own rule (shown in `expiry`).
+  const expired = splitLifetimeTag(endpoint.name).tag?.expired !== undefined;
+  if (inputs.workers !== undefined && endpoint.workers && !expired) {
     inputs.workers = Object.fromEntries(Object.keys(inputs.workers as Props).map((key) => [key, (endpoint.workers as Props)[key]]).filter(([, value]) => value !== undefined));
   }
   if (inputs.env !== undefined) {
@@ -327,6 +334,12 @@ export const serverlessEndpointResource = {
   family: (api) => ({ get: (id) => api.serverless.get(id), page: () => api.serverless.page(), delete: (id) => api.serverless.delete(id) }),
   states: presentOnly("endpointId"),
   owner: markInEnv,
+  lifetime: {
+    ...ENDPOINT_LIFETIME,
+    serviceName: (endpoint) => endpoint.name,
+    runStart: (endpoint) => parseMillis(endpoint.createdAt),
+    rename: (api, endpoint, name) => api.serverless.update(endpoint.id, { name }),
+  },
 
   violations,
   checkHook: previewFailures,
@@ -349,6 +362,11 @@ export const serverlessEndpointResource = {
   diff,
   async update(context, id, olds, news) {
     const changed = diff(olds, news, defaultDiff(SERVERLESS_ENDPOINT_INPUTS, olds, news)).updates;
+    // Scaled to zero at its lifetime: a new lifetime brings its workers back; the same one does not.
+    if (recordedExpired(olds)) {
+      if (!heldExpired(olds, news)) changed.push("workers");
+      else changed.splice(0, changed.length, ...changed.filter((key) => key !== "workers"));
+    }
     const api = context.api.serverless;
     const live = await api.get(id);
     const patch = patchOf(olds, news, live, changed);

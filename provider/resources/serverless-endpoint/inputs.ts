@@ -7,6 +7,11 @@ import { stringList as strings } from "../../properties";
 import { containerInput } from "../container";
 import type { InputList } from "../definition";
 import { readinessInput, readyTimeoutInput } from "../readiness";
+import { lifetimeInput } from "../lifetime";
+import type { LifetimeSupport } from "../../../contract/lifetime";
+
+/** An endpoint stops by scaling to zero workers: it, its URL and its settings stay. */
+export const ENDPOINT_LIFETIME = { actions: ["STOP"], actionsBecause: "an endpoint stops by scaling to zero workers, its URL kept", idle: false } as const satisfies LifetimeSupport;
 
 export const SERVERLESS_ENDPOINT_INPUTS = {
   name: { type: "string", onChange: "update", doc: "Endpoint name; default: the resource name plus a suffix." },
@@ -61,5 +66,6 @@ export const SERVERLESS_ENDPOINT_INPUTS = {
   dataCenterIds: { ...strings, onChange: "update", doc: "Preferred data centers; empty lets the scheduler choose." },
   executionTimeoutMs: { type: "integer", onChange: "update", doc: "Per-request execution timeout in milliseconds (default 300000)." },
   readiness: readinessInput("an endpoint", "`minReadyWorkers` workers are RUNNING or IDLE on its current configuration (at most `workers.min`)"),
+  lifetime: lifetimeInput(ENDPOINT_LIFETIME, "the endpoint's workers"),
   readyTimeoutSeconds: readyTimeoutInput(600, "How long create and update may wait for the readiness probes"),
 } as const satisfies InputList;

@@ -2,6 +2,7 @@
 import { stringMap } from "../../properties";
 import type { OutputList } from "../definition";
 import { READINESS_OUTPUTS } from "../readiness";
+import { LIFETIME_OUTPUTS } from "../lifetime";
 
 export const SERVERLESS_ENDPOINT_OUTPUTS = {
   endpointId: { type: "string", fixed: true, doc: "The service's endpoint id (also the resource id)." },
@@ -12,4 +13,5 @@ export const SERVERLESS_ENDPOINT_OUTPUTS = {
   computeType: { type: "string", fixed: true, doc: "`GPU` or `CPU`: the compute family, fixed at create." },
   createdAt: { type: "string", doc: "When the endpoint was created (ISO 8601)." },
   ...READINESS_OUTPUTS,
+  ...LIFETIME_OUTPUTS,
 } as const satisfies OutputList;
