@@ -21,6 +21,7 @@ import { declarationChanged, expiryOf, heldExpired, recordedDeadline, recordedEx
 import { containsUnknown } from "../resources/unknowns";
 import { toCheckFailures, type CheckFailure } from "../resources/check-failures";
 import { report } from "./progress";
+import { parseMillis } from "../../contract/time";
 import { client } from "./settings";
 
 /** The state a resource a reaper ended is kept in (never a service state). */
@@ -36,18 +37,34 @@ const hooksOf = (definition: Definition) => definition.lifetime as LifetimeHooks
 const lifetimeOf = (inputs: Props) => inputs.lifetime as LifetimeInput | undefined;
 const idleOf = (inputs: Props) => inputs.idle as IdleInput | undefined;
 
-/** Every violation of the two inputs, and the line that says when the deadline falls. */
+/** Every violation of the two inputs; for a new resource, the line that says when its deadline falls. */
 export function lifetimeCheck(definition: Definition, inputs: Props, previous: Props): CheckFailure[] {
   const hooks = hooksOf(definition);
   if (!hooks || (inputs.lifetime === undefined && inputs.idle === undefined)) return [];
   if (containsUnknown(inputs.lifetime) || containsUnknown(inputs.idle)) return [];
   const previousAt = (previous.lifetime as LifetimeInput | undefined)?.expiresAt;
   const violations = lifetimeViolations(hooks, lifetimeOf(inputs), idleOf(inputs), Date.now(), previousAt);
-  if (violations.length === 0 && declarationChanged(previous, inputs)) {
+  // A resource that exists has its line at diff, which knows when its current run started.
+  const isNew = Object.keys(previous).length === 0;
+  if (violations.length === 0 && isNew) {
     const tag = declaredTag(lifetimeOf(inputs), idleOf(inputs), Date.now());
-    if (tag) report(definition.kind, String(inputs.name ?? inputs.namePrefix ?? definition.kind), `lifetime: ${describeTag(tag)}${previous.lifetime === undefined && previous.idle === undefined ? "" : " (for a running one: counted from its current run's start)"}`);
+    if (tag) report(definition.kind, String(inputs.name ?? inputs.namePrefix ?? definition.kind), `lifetime: ${describeTag(tag)}`);
   }
   return toCheckFailures(violations, inputs);
+}
+
+/**
+ * The deadline a changed declaration gives a resource that runs: from its current run's start as
+ * recorded (a pod's `startedAt`, else its `createdAt`), so a deadline already past says so.
+ */
+function reportNewDeadline(definition: Definition, olds: Props, news: Props): void {
+  const recordedStart = [olds.startedAt, olds.createdAt].find((value): value is string => typeof value === "string");
+  const start = recordedStart ? parseMillis(recordedStart) : undefined;
+  const tag = declaredTag(lifetimeOf(news), idleOf(news), start ?? Date.now());
+  if (!tag) return;
+  const deadline = tag.until ? parseMillis(tag.until) : undefined;
+  const past = deadline !== undefined && deadline <= Date.now() ? "; already past: the next `compute reap --apply` acts on it" : "";
+  report(definition.kind, String(news.name ?? definition.kind), `lifetime: ${describeTag(tag)}${recordedStart ? ` (from its current run's start, ${recordedStart})` : ""}${past}`);
 }
 
 /** The tag into a create request's name. */
@@ -116,6 +133,7 @@ export function expiredRecord(definition: Definition, recorded: Props, live: Liv
  * (ended: replaced; stopped: updated). Returns whether the recorded ended state must not replace.
  */
 export function expiryDiff(definition: Definition, olds: Props, news: Props, result: { replaces: string[]; updates: string[] }): { hold: boolean } {
+  if (hooksOf(definition) && declarationChanged(olds, news) && !comesBack(olds, news)) reportNewDeadline(definition, olds, news);
   if (!hooksOf(definition) || !recordedExpired(olds)) return { hold: false };
   const name = String(news.name ?? definition.kind);
   const at = (olds.expiry as ExpiryFact).expiredAt;

@@ -26,6 +26,12 @@ describe("the GitOps example", () => {
   });
   afterAll(() => e2e?.dispose());
 
+  /** The id of the stack's pod `pod` (its URN's last part), from the state. */
+  async function podIdOf(pod: string): Promise<string> {
+    const resources = (await e2e.stack.exportStack()).deployment.resources as Array<{ urn: string; id?: string }>;
+    return resources.find((resource) => resource.urn.endsWith(`::${pod}`))!.id!;
+  }
+
   it("a pull request adding one H100 pod: the Markdown names its price as the cost delta, and nothing changes", async () => {
     await e2e.stack.setConfig("trainers", { value: "1" });
     await e2e.control.clearRequests();
@@ -59,7 +65,7 @@ describe("the GitOps example", () => {
 
     expect(await runGitopsScript(e2e, "drift.sh", name)).toMatchObject({ code: 0, stdout: expect.stringContaining(`no drift: the service matches stack ${name}`) });
 
-    const [podId] = (await e2e.stateIds()).pod;
+    const podId = await podIdOf("web");
     await fetch(`${e2e.emulator.url}/v2/pods/${podId}/action`, {
       method: "POST",
       headers: { authorization: `Bearer ${e2e.emulator.apiKey}`, "content-type": "application/json" },
@@ -69,4 +75,21 @@ describe("the GitOps example", () => {
     expect(drift.code).not.toBe(0);
     expect(drift.stderr).toContain(`drift: the service differs from stack ${name}`);
   });
+
+  it("the scheduled reaper: a dry run changes nothing; --apply stops the trainer past its lifetime, and nothing else", async () => {
+    const trainerId = await podIdOf("trainer-0");
+    await e2e.control.advance(8 * 3600_000 + 60_000); // past examples/gitops/index.ts's 8 hours, on the emulator's clock
+    await e2e.control.clearRequests();
+    const dry = await runGitopsScript(e2e, "reap.sh", name);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(new RegExp(`^pod trainer-0-\\w+ \\(${trainerId}, compute-example-gitops/${name}\\): STOP, lifetime reached at .+: would be stopped \\(dry run\\)$`, "m"));
+    expect(await mutations(e2e)).toEqual([]);
+
+    const applied = await runGitopsScript(e2e, "reap.sh", name, ["--apply"]);
+    expect(applied).toMatchObject({ code: 0, stdout: expect.stringMatching(/: stopped\n1 resource with a lifetime; 1 due and handled\n$/) });
+    expect((await mutations(e2e)).every((request) => request.includes(trainerId))).toBe(true);
+    const live = (await (await fetch(`${e2e.emulator.url}/v2/pods/${trainerId}`, { headers: { authorization: `Bearer ${e2e.emulator.apiKey}` } })).json()) as { status: string };
+    expect(live.status).toBe("EXITED");
+  });
 });
+

@@ -107,8 +107,8 @@ export interface E2EStack {
    * the state bucket or database would see. Secrets must appear only as ciphertext.
    */
   stateText(): Promise<string>;
-  /** Sets e2e:pods / e2e:sandboxes / e2e:clusters (the program declares exactly these). */
-  declare(spec: { pods?: Record<string, unknown>; sandboxes?: Record<string, unknown>; clusters?: Record<string, unknown>; deleteBeforeReplace?: string[] }): Promise<void>;
+  /** Sets e2e:pods / e2e:sandboxes / e2e:clusters / e2e:endpoints (the program declares exactly these). */
+  declare(spec: { pods?: Record<string, unknown>; sandboxes?: Record<string, unknown>; clusters?: Record<string, unknown>; endpoints?: Record<string, unknown>; deleteBeforeReplace?: string[] }): Promise<void>;
   /**
    * Starts `pulumi up --yes` as its own process group, as a user or a CI job runs it, so a
    * test can kill the CLI alone (`pid`) or the whole tree (`-pid`) in the middle.
@@ -353,6 +353,7 @@ export async function createE2EStack(givenName: string, options: { program?: str
         "e2e:pods": { value: JSON.stringify(spec.pods ?? {}) },
         "e2e:sandboxes": { value: JSON.stringify(spec.sandboxes ?? {}) },
         "e2e:clusters": { value: JSON.stringify(spec.clusters ?? {}) },
+        "e2e:endpoints": { value: JSON.stringify(spec.endpoints ?? {}) },
         "e2e:deleteBeforeReplace": { value: JSON.stringify(spec.deleteBeforeReplace ?? []) },
       });
     },

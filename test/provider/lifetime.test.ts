@@ -83,7 +83,9 @@ test("a pod: the deadline rides in its name; an extension is a rename; STOP at t
 
   // Extended while it runs: counted from its run's start, one rename, no restart.
   const longer = await checkedAs("pod", pod({ lifetime: { maxDurationSeconds: 3 * 3600, action: "STOP" } }), inputs);
-  expect((await handlers("pod").diff(id, outs, longer)).changes).toBe(true);
+  const previewed = await printed(() => handlers("pod").diff(id, outs, longer));
+  expect(previewed.value.changes).toBe(true);
+  expect(previewed.lines).toContainEqual(expect.stringMatching(new RegExp(`lifetime: STOP at .+ \\(3 h 0 m lifetime\\) \\(from its current run's start, ${outs.startedAt}\\)$`)));
   await env.control.clearRequests();
   const extended = recorded((await handlers("pod").update(id, outs, longer)).outs);
   expect(await mutating()).toEqual(["PATCH /v2/pods/{id}"]);

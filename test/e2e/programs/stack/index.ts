@@ -1,8 +1,8 @@
 // A directory program for the end-to-end suites: the stack's config says which pods,
-// sandboxes and clusters to declare (so a suite can change one field and run `up` again), and each
+// sandboxes, clusters and serverless endpoints to declare (so a suite can change one field and run `up` again), and each
 // resource's interesting outputs are exported.
 import * as pulumi from "@pulumi/pulumi";
-import { Cluster, Pod, Sandbox, type ClusterArgs, type PodArgs, type SandboxArgs } from "pulumi-compute";
+import { Cluster, Pod, Sandbox, ServerlessEndpoint, type ClusterArgs, type PodArgs, type SandboxArgs, type ServerlessEndpointArgs } from "pulumi-compute";
 
 const config = new pulumi.Config("e2e");
 const pods = config.getObject<Record<string, PodArgs>>("pods") ?? {};
@@ -29,6 +29,7 @@ for (const [name, args] of Object.entries(pods)) {
     sshProxyCommand: pod.sshProxyCommand,
     costPerHour: pod.costPerHour,
     ready: pod.ready,
+    expiry: pod.expiry,
   });
 }
 
@@ -47,7 +48,15 @@ for (const [name, args] of Object.entries(clusters)) {
     network: cluster.network,
     costPerHour: cluster.costPerHour,
     ready: cluster.ready,
+    expiry: cluster.expiry,
   });
+}
+
+const endpoints = config.getObject<Record<string, ServerlessEndpointArgs>>("endpoints") ?? {};
+export const endpointOutputs: Record<string, pulumi.Output<unknown>> = {};
+for (const [name, args] of Object.entries(endpoints)) {
+  const endpoint = new ServerlessEndpoint(name, args);
+  endpointOutputs[name] = pulumi.output({ id: endpoint.id, workersMin: endpoint.workersMin, workersMax: endpoint.workersMax, expiry: endpoint.expiry });
 }
 
 export const sandboxOutputs: Record<string, pulumi.Output<unknown>> = {};
