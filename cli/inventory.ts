@@ -27,6 +27,8 @@ export interface PodLike {
   cluster?: { id?: string | null; rank?: number | null; role?: string | null; ip?: string | null } | null;
   dataCenterId?: string | null;
   createdAt?: string | null;
+  /** When its current run started: a lifetime's duration counts from it. */
+  startedAt?: string | null;
 }
 
 export interface ClusterLike {
@@ -196,14 +198,17 @@ function sandboxResources(sandbox: SandboxLike): string | null {
 
 /**
  * A lifetime as a name carries it (contract/lifetime.ts), for people: `stops in 2 h 10 m`,
- * `idle: STOP under 10% GPU for 30 m (idle since …)`, `expired … (lifetime)`. `now`: the service's clock.
+ * `idle: STOP under 10% GPU for 30 m (idle since …)`, `expired … (lifetime)`. `now`: the service's
+ * clock; `runStart`: when the current run started (a duration counts from it). Only on what a
+ * stack owns, the only thing a reaper acts on; what does not bill now shows its rule, not a countdown.
  */
-export function lifetimeOf(serviceName: unknown, now: number): string | null {
+export function lifetimeOf(serviceName: unknown, now: number, where: { owned: boolean; live: boolean; runStart?: number }): string | null {
   const tag = typeof serviceName === "string" ? splitLifetimeTag(serviceName).tag : undefined;
-  if (!tag) return null;
+  if (!tag || !where.owned) return null;
   if (tag.expired) return `expired ${tag.expired.at} (${tag.expired.reason})`;
   const idle = tag.idle ? describeTag({ idle: tag.idle, other: [] }) + (tag.idleSince ? ` (idle since ${tag.idleSince})` : "") : undefined;
-  return [untilWords(tag, now), idle].filter(Boolean).join("; ") || null;
+  const deadline = where.live ? untilWords(tag, now, where.runStart) : describeTag({ until: tag.until, then: tag.then, max: tag.max, other: [] }) || undefined;
+  return [deadline, idle].filter(Boolean).join("; ") || null;
 }
 
 /** A name as the program wrote it: an owner mark and a lifetime tag are columns of their own. */
@@ -226,7 +231,7 @@ export function podRow(pod: PodLike, now = Date.now()): InventoryRow {
     owner: owner({ env: pod.env }),
     unreadable: null,
     members: null,
-    lifetime: lifetimeOf(pod.name, now),
+    lifetime: lifetimeOf(pod.name, now, { owned: owner({ env: pod.env }) !== null, live: status === "RUNNING" || status === "STARTING" || status === "PROVISIONING", runStart: typeof pod.startedAt === "string" ? Date.parse(pod.startedAt) : undefined }),
   };
 }
 
@@ -345,7 +350,7 @@ export function clusterRow(cluster: ClusterLike, now = Date.now()): InventoryRow
     owner: serviceName === null ? null : owner({ name: serviceName }),
     unreadable: null,
     members,
-    lifetime: lifetimeOf(cluster.name, now),
+    lifetime: lifetimeOf(cluster.name, now, { owned: serviceName !== null && owner({ name: serviceName }) !== null, live: clusterLive(cluster.pods, members) }),
   };
 }
 
@@ -383,7 +388,7 @@ export function endpointRow(endpoint: EndpointLike, now = Date.now()): Inventory
     owner: owner({ env: endpoint.env }),
     unreadable: null,
     members: null,
-    lifetime: lifetimeOf(endpoint.name, now),
+    lifetime: lifetimeOf(endpoint.name, now, { owned: owner({ env: endpoint.env }) !== null, live: (max ?? 1) > 0 }),
   };
 }
 

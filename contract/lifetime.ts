@@ -228,6 +228,8 @@ export interface LifetimeObservation {
   billing: boolean;
   costPerHour: number;
   gpuUtil: number[] | null;
+  /** When its current run started (ms; a pod's `startedAt`), where known: what a `max` counts from. */
+  runStart?: number;
 }
 
 /** What a reaper does with one resource. */
@@ -244,22 +246,36 @@ export type LifetimeVerdict =
  */
 export function lifetimeVerdict(tag: LifetimeTag, seen: LifetimeObservation, now: number): LifetimeVerdict {
   if (!seen.billing) return { do: "nothing", why: tag.expired ? `expired ${tag.expired.at}` : "not billing" };
-  const until = tag.until ? parseMillis(tag.until) : undefined;
-  if (until !== undefined && until <= now) return { do: "act", action: tag.then ?? "STOP", reason: "lifetime", since: until };
+  const until = effectiveDeadline(tag, seen.runStart);
+  // A deadline whose action this build cannot read (a later build's, a hand edit) is never guessed at.
+  if (until !== undefined && until <= now) return tag.then ? { do: "act", action: tag.then, reason: "lifetime", since: until } : { do: "nothing", why: "a deadline without an action this build knows" };
   if (tag.idle && seen.gpuUtil && seen.gpuUtil.length > 0) {
     const idleNow = seen.gpuUtil.every((util) => util < tag.idle!.belowPercent);
-    const since = tag.idleSince ? parseMillis(tag.idleSince) : undefined;
+    const recorded = tag.idleSince ? parseMillis(tag.idleSince) : undefined;
+    // An idle record from before this run (the pod was stopped and started since) is not this run's.
+    // (Tags hold whole seconds: compared with the run's start cut to its second.)
+    const since = recorded !== undefined && seen.runStart !== undefined && recorded < Math.floor(seen.runStart / 1000) * 1000 ? undefined : recorded;
     if (!idleNow) return since === undefined ? { do: "nothing", why: "busy" } : { do: "clearIdle" };
     if (since === undefined) return { do: "markIdle" };
     if (now - since >= tag.idle.forSeconds * 1000) return { do: "act", action: tag.idle.action, reason: "idle", since: since + tag.idle.forSeconds * 1000 };
     return { do: "nothing", why: `idle since ${tag.idleSince}` };
   }
-  return { do: "nothing", why: until !== undefined ? `until ${tag.until}` : "no deadline" };
+  return { do: "nothing", why: until !== undefined ? `until ${tagTime(until)}` : "no deadline" };
 }
 
-/** The deadline's time in ms, when the tag has one. */
+/** The deadline's time in ms, as the tag writes it. */
 export function tagDeadline(tag: LifetimeTag | undefined): number | undefined {
   return tag?.until ? parseMillis(tag.until) : undefined;
+}
+
+/**
+ * The deadline that holds now: a `max` counts from the start of the current run when that is
+ * known (a pod stopped and started again, or restarted by a change, has a new run), else the
+ * tag's `until` as written.
+ */
+export function effectiveDeadline(tag: LifetimeTag | undefined, runStart?: number): number | undefined {
+  if (!tag?.until) return undefined;
+  return tag.max !== undefined && runStart !== undefined ? runStart + tag.max * 1000 : parseMillis(tag.until);
 }
 
 /** `2 h 10 m`, `45 s`: a span for people. */
@@ -283,8 +299,8 @@ export function describeTag(tag: LifetimeTag): string {
 }
 
 /** `stops in 2 h 10 m`, `stops at the next reap (due 5 m ago)`: a deadline as people read it. */
-export function untilWords(tag: LifetimeTag, now: number): string | undefined {
-  const deadline = tagDeadline(tag);
+export function untilWords(tag: LifetimeTag, now: number, runStart?: number): string | undefined {
+  const deadline = effectiveDeadline(tag, runStart);
   if (deadline === undefined) return undefined;
   const verb = tag.then === "TERMINATE" ? "terminates" : "stops";
   return deadline > now ? `${verb} in ${humanSpan(deadline - now)}` : `${verb} at the next reap (due ${humanSpan(now - deadline)} ago)`;

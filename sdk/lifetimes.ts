@@ -52,8 +52,9 @@ export interface ReapTarget {
   workersMax?: number;
 }
 
-/** How each kind is read, renamed and acted on. */
+/** How each kind is read, renamed and acted on, and the actions it can take (the definitions accept only these). */
 interface KindOps {
+  actions: readonly LifetimeAction[];
   list(api: ComputeClient): Promise<ReapTarget[]>;
   get(api: ComputeClient, id: string): Promise<ReapTarget | undefined>;
   rename(api: ComputeClient, id: string, name: string): Promise<unknown>;
@@ -72,10 +73,11 @@ function targetOf(kind: ReapKind, id: string, serviceName: string, carrier: Para
 const POD_BILLING = new Set(["PROVISIONING", "STARTING", "RUNNING", "ERROR"]);
 
 function podTarget(pod: Pod): ReapTarget | undefined {
+  const runStart = pod.startedAt ? parseMillis(pod.startedAt) : undefined;
   const utils = pod.status === "RUNNING" ? pod.runtime?.gpus?.map((gpu) => gpu.util) : undefined;
   // One GPU whose utilisation is not reported makes the whole reading unknown: never idle on a guess.
   const gpuUtil = utils && utils.every((util) => typeof util === "number") ? (utils as number[]) : null;
-  return targetOf("pod", pod.id, pod.name, pod, { billing: POD_BILLING.has(pod.status), costPerHour: pod.cost, gpuUtil });
+  return targetOf("pod", pod.id, pod.name, pod, { billing: POD_BILLING.has(pod.status), costPerHour: pod.cost, gpuUtil, ...(runStart !== undefined ? { runStart } : {}) });
 }
 
 function clusterTarget(cluster: ClusterWithMembers): ReapTarget | undefined {
@@ -94,11 +96,10 @@ function endpointTarget(endpoint: EndpointLike): ReapTarget | undefined {
 
 const orUndefined = <T>(read: Promise<T>) => read.catch((error: unknown) => (error instanceof NotFoundError ? undefined : Promise.reject(error)));
 
-/** Pods' stop refuses a pod that already stopped, terminate one that is gone: another reaper's doing. */
-const alreadyDone = (error: unknown) => error instanceof NotFoundError || error instanceof ConflictError;
 
 const KINDS: Record<ReapKind, KindOps> = {
   pod: {
+    actions: ["STOP", "TERMINATE"],
     list: async (api) => (await api.pods.list()).map(podTarget).filter((t) => t !== undefined),
     get: async (api, id) => {
       const pod = await orUndefined(api.pods.get(id));
@@ -108,16 +109,17 @@ const KINDS: Record<ReapKind, KindOps> = {
     act: (api, id, action) => (action === "STOP" ? api.pods.stop(id) : api.pods.delete(id)),
   },
   cluster: {
+    actions: ["TERMINATE"],
     list: async (api) => (await api.clusters.pageWithMembers()).items.map(clusterTarget).filter((t) => t !== undefined),
     get: async (api, id) => {
       const cluster = await orUndefined(api.clusters.withMembers(id));
       return cluster ? clusterTarget(cluster) : undefined;
     },
     rename: (api, id, name) => api.clusters.rename(id, name),
-    // A cluster's members refuse actions: the definition accepts TERMINATE only.
     act: (api, id) => api.clusters.delete(id),
   },
   "serverless endpoint": {
+    actions: ["STOP"],
     list: async (api) => (await api.serverless.list()).map(endpointTarget).filter((t) => t !== undefined),
     get: async (api, id) => {
       const endpoint = await orUndefined(api.serverless.get(id));
@@ -125,7 +127,7 @@ const KINDS: Record<ReapKind, KindOps> = {
     },
     rename: (api, id, name) => api.serverless.update(id, { name }),
     // STOP: no workers, the endpoint and its URL kept (its declared scaling comes back with a new lifetime).
-    act: (api, id, action) => (action === "STOP" ? api.serverless.update(id, { workers: { min: 0, max: 0 } }) : api.serverless.delete(id)),
+    act: (api, id) => api.serverless.update(id, { workers: { min: 0, max: 0 } }),
   },
 };
 
@@ -151,6 +153,8 @@ export interface ReapOutcome {
   verdict: LifetimeVerdict;
   /** `stopped`, `terminated`, `scaled to zero`, `would stop`, `marked idle`, `left to another reaper`, … */
   result: string;
+  /** The reaper could not do what was due (the service refused, a request failed): the resource may still bill. */
+  failed?: true;
   /** USD since the deadline or since it went idle, at its rate now (null: not known). */
   costMeanwhile: number | null;
   costPerHour: number | null;
@@ -188,45 +192,82 @@ export async function reap(api: ComputeClient, options: ReapOptions): Promise<Re
   return report;
 }
 
-async function reapOne(api: ComputeClient, target: ReapTarget, options: ReapOptions, now: () => number, sleep: (ms: number) => Promise<void>): Promise<ReapOutcome> {
-  const ops = KINDS[target.kind];
-  const verdict = lifetimeVerdict(target.tag, target.seen, now());
-  const outcome = (result: string): ReapOutcome => ({
-    kind: target.kind,
-    id: target.id,
-    name: target.name,
-    stack: stackOf(target),
+async function reapOne(api: ComputeClient, listed: ReapTarget, options: ReapOptions, now: () => number, sleep: (ms: number) => Promise<void>): Promise<ReapOutcome> {
+  const ops = KINDS[listed.kind];
+  const verdict = possible(ops, lifetimeVerdict(listed.tag, listed.seen, now()));
+  const outcome = (result: string, failed = false): ReapOutcome => ({
+    kind: listed.kind,
+    id: listed.id,
+    name: listed.name,
+    stack: stackOf(listed),
     verdict,
     result,
-    costPerHour: Number.isFinite(target.seen.costPerHour) ? target.seen.costPerHour : null,
-    costMeanwhile: verdict.do === "act" && Number.isFinite(target.seen.costPerHour) ? Math.round(((target.seen.costPerHour * Math.max(0, now() - verdict.since)) / 3_600_000) * 100) / 100 : null,
+    ...(failed ? { failed: true as const } : {}),
+    costPerHour: Number.isFinite(listed.seen.costPerHour) ? listed.seen.costPerHour : null,
+    costMeanwhile: verdict.do === "act" && Number.isFinite(listed.seen.costPerHour) ? Math.round(((listed.seen.costPerHour * Math.max(0, now() - verdict.since)) / 3_600_000) * 100) / 100 : null,
   });
   if (verdict.do === "nothing") return outcome(verdict.why);
+  if (!options.apply) return outcome(verdict.do === "act" ? `would be ${DONE[verdict.action][listed.kind]} (dry run)` : verdict.do === "markIdle" ? "idle now: a reaper that applies records since when" : "busy again");
+  try {
+    return await applyVerdict(api, ops, listed, options, now, sleep, outcome);
+  } catch (error) {
+    // One resource's failure is its own line; the others are still reaped.
+    if (error instanceof NotFoundError) return outcome("gone meanwhile");
+    return outcome(`failed: ${error instanceof Error ? error.message : String(error)}`, true);
+  }
+}
+
+/** A verdict the kind cannot carry out (an action it does not take, from a hand-edited tag) is none. */
+function possible(ops: KindOps, verdict: LifetimeVerdict): LifetimeVerdict {
+  return verdict.do === "act" && !ops.actions.includes(verdict.action) ? { do: "nothing", why: `${verdict.action} is not an action this kind takes` } : verdict;
+}
+
+/**
+ * Acts on one due resource. Every rename is built from a read made just before it, never from
+ * the list (a `pulumi up` may have extended the lifetime meanwhile, or another reaper acted).
+ */
+async function applyVerdict(
+  api: ComputeClient,
+  ops: KindOps,
+  listed: ReapTarget,
+  options: ReapOptions,
+  now: () => number,
+  sleep: (ms: number) => Promise<void>,
+  outcome: (result: string, failed?: boolean) => ReapOutcome,
+): Promise<ReapOutcome> {
+  const fresh = await ops.get(api, listed.id);
+  if (!fresh) return outcome("gone meanwhile");
+  const verdict = possible(ops, lifetimeVerdict(fresh.tag, fresh.seen, now()));
+  if (verdict.do === "nothing") return outcome(`no longer due (${verdict.why})`);
   if (verdict.do === "markIdle" || verdict.do === "clearIdle") {
-    if (!options.apply) return outcome(verdict.do === "markIdle" ? "idle now: a reaper that applies records since when" : "busy again");
-    const tag: LifetimeTag = { ...target.tag, idleSince: verdict.do === "markIdle" ? tagTime(now()) : undefined };
-    await ops.rename(api, target.id, withLifetimeTag(target.serviceName, tag));
+    const tag: LifetimeTag = { ...fresh.tag, idleSince: verdict.do === "markIdle" ? tagTime(now()) : undefined };
+    await ops.rename(api, fresh.id, withLifetimeTag(fresh.serviceName, tag));
     return outcome(verdict.do === "markIdle" ? `idle: recorded idle since ${tag.idleSince}` : "busy again: idle record cleared");
   }
-  const done = DONE[verdict.action][target.kind];
-  if (!options.apply) return outcome(`would be ${done} (dry run)`);
-  const claim = target.tag.claim;
+  const claim = fresh.tag.claim;
   if (claim && claim.by !== options.reaperId && now() - (parseMillis(claim.at) ?? 0) < CLAIM_STALE_MS) return outcome(`left to reaper ${claim.by}, acting on it since ${claim.at}`);
-  const claimed: LifetimeTag = { ...target.tag, claim: { by: options.reaperId, at: tagTime(now()) } };
-  await ops.rename(api, target.id, withLifetimeTag(target.serviceName, claimed));
+  await ops.rename(api, fresh.id, withLifetimeTag(fresh.serviceName, { ...fresh.tag, claim: { by: options.reaperId, at: tagTime(now()) } }));
   await sleep(options.claimWaitMs ?? 1500);
-  const again = await ops.get(api, target.id);
-  if (!again || again.tag.claim?.by !== options.reaperId) return outcome(again ? `left to reaper ${again.tag.claim?.by ?? "(none)"}` : "gone meanwhile");
-  const still = lifetimeVerdict(again.tag, again.seen, now());
+  const claimed = await ops.get(api, fresh.id);
+  if (!claimed) return outcome("gone meanwhile");
+  if (claimed.tag.claim?.by !== options.reaperId) return outcome(`left to reaper ${claimed.tag.claim?.by ?? "(none: its lifetime was changed meanwhile)"}`);
+  const still = possible(ops, lifetimeVerdict(claimed.tag, claimed.seen, now()));
   if (still.do !== "act") return outcome(`no longer due (${still.do === "nothing" ? still.why : still.do})`);
-  const expired: LifetimeTag = { ...again.tag, claim: undefined, idleSince: undefined, expired: { at: tagTime(now()), reason: still.reason } };
-  await ops.rename(api, target.id, withLifetimeTag(again.serviceName, expired));
+  // The expiry first, so what refresh shows never rests on the action's answer.
+  const unclaimed: LifetimeTag = { ...claimed.tag, claim: undefined, idleSince: undefined };
+  await ops.rename(api, claimed.id, withLifetimeTag(claimed.serviceName, { ...unclaimed, expired: { at: tagTime(now()), reason: still.reason } }));
   try {
-    await ops.act(api, target.id, still.action);
+    await ops.act(api, claimed.id, still.action);
   } catch (error) {
-    if (!alreadyDone(error)) throw error;
+    if (error instanceof NotFoundError) return outcome(DONE[still.action][listed.kind]);
+    if (!(error instanceof ConflictError)) throw error;
+    // Refused: done already (another reaper's stop), or not possible (a locked pod). Only what no longer bills counts as done.
+    const after = await ops.get(api, claimed.id);
+    if (!after || !after.seen.billing) return outcome(DONE[still.action][listed.kind]);
+    await ops.rename(api, after.id, withLifetimeTag(after.serviceName, { ...after.tag, expired: undefined, claim: undefined }));
+    return outcome(`refused by the service (${error.message}): it still bills`, true);
   }
-  return outcome(done);
+  return outcome(DONE[still.action][listed.kind]);
 }
 
 /** One line per outcome: what, why, since when, what it cost meanwhile, and what was done. */

@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { describeOutcome, reap, type ReapOutcome } from "../../sdk";
 import type { Context } from "../context";
-import { UsageError } from "../errors";
+import { CliFailure, UsageError } from "../errors";
 import { collect } from "../parsers";
 import { withSpinner } from "../spinner";
 import { action, examples } from "./shared";
@@ -67,17 +67,20 @@ async function run(ctx: Context, flags: ReapFlags): Promise<void> {
   );
   for (const { kind, message } of report.unreadable) ctx.printer.note(`(${kind}s not read: ${message})`);
   const now = client.http.serverNow();
-  if (ctx.format !== "table") {
-    ctx.printer.data({ applied: apply, outcomes: report.outcomes.map((outcome) => ({ ...outcome, line: describeOutcome(outcome, now) })), unreadable: report.unreadable });
-    return;
+  if (ctx.format !== "table") ctx.printer.data({ applied: apply, outcomes: report.outcomes.map((outcome) => ({ ...outcome, line: describeOutcome(outcome, now) })), unreadable: report.unreadable });
+  else {
+    for (const outcome of report.outcomes) ctx.printer.line(describeOutcome(outcome, now));
+    ctx.printer.line(summary(report.outcomes, apply));
   }
-  for (const outcome of report.outcomes) ctx.printer.line(describeOutcome(outcome, now));
-  ctx.printer.line(summary(report.outcomes, apply));
+  // What was due and could not be done may still bill: a scheduled job must show red.
+  const failed = report.outcomes.filter((outcome) => outcome.failed).length;
+  if (failed > 0) throw new CliFailure(`${failed} resource${failed === 1 ? "" : "s"} due could not be stopped or ended (see the lines above)`);
 }
 
 function summary(outcomes: ReapOutcome[], apply: boolean): string {
   const due = outcomes.filter((o) => o.verdict.do === "act").length;
   const scope = `${outcomes.length} resource${outcomes.length === 1 ? "" : "s"} with a lifetime`;
   if (!apply) return `${scope}; ${due} due${due > 0 ? ": run again with --apply to act" : ""} (dry run: nothing changed)`;
-  return `${scope}; ${due} due and handled`;
+  const failed = outcomes.filter((o) => o.failed).length;
+  return `${scope}; ${due} due${failed > 0 ? `, ${failed} of them not handled` : " and handled"}`;
 }

@@ -7,7 +7,7 @@
  *
  * Opt-in only: without these inputs nothing is tagged and nothing is ever stopped.
  */
-import { LIFETIME_ACTIONS, splitLifetimeTag, tagDeadline, type IdleInput, type LifetimeAction, type LifetimeInput, type LifetimeSupport, type LifetimeTag } from "../../contract/lifetime";
+import { LIFETIME_ACTIONS, effectiveDeadline, splitLifetimeTag, tagDeadline, tagTime, type IdleInput, type LifetimeAction, type LifetimeInput, type LifetimeSupport, type LifetimeTag } from "../../contract/lifetime";
 import type { InputSpec, LifetimeHooks, OutputList, Props } from "./definition";
 
 /** The `lifetime` input of a kind whose deadline does `support.actions`. */
@@ -57,11 +57,12 @@ export const LIFETIME_OUTPUTS = {
 
 export type ExpiryFact = { deadline: string | null; action: string | null; idle: string | null; expiredAt: string | null; reason: string | null };
 
-/** The `expiry` output of a tag. */
-export function expiryOf(tag: LifetimeTag | undefined): ExpiryFact | null {
+/** The `expiry` output of a tag, the deadline counted from `runStart` (ms) where it is a duration. */
+export function expiryOf(tag: LifetimeTag | undefined, runStart?: number): ExpiryFact | null {
   if (!tag) return null;
+  const deadline = effectiveDeadline(tag, runStart);
   return {
-    deadline: tag.until ?? null,
+    deadline: deadline !== undefined ? tagTime(deadline) : null,
     action: tag.until ? (tag.then ?? null) : null,
     idle: tag.idle ? `${tag.idle.action} under ${tag.idle.belowPercent}% for ${tag.idle.forSeconds}s` : null,
     expiredAt: tag.expired?.at ?? null,
@@ -83,10 +84,13 @@ export function recordedExpired(olds: Props): boolean {
 
 /**
  * Expired, and the program declares the same lifetime as when it expired: the next `up` must not
- * bring it back (it says so instead). A changed `lifetime` or `idle` brings it back.
+ * bring it back (it says so instead). A changed `lifetime` or `idle` brings it back. `liveName`:
+ * the service name read now, for a state recorded before the reaper acted (an `up` without
+ * `--refresh`).
  */
-export function heldExpired(olds: Props, news: Props): boolean {
-  return recordedExpired(olds) && declaration(olds) === declaration(news);
+export function heldExpired(olds: Props, news: Props, liveName?: string): boolean {
+  const expired = recordedExpired(olds) || (liveName !== undefined && splitLifetimeTag(liveName).tag?.expired !== undefined);
+  return expired && declaration(olds) === declaration(news);
 }
 
 /** Whether the lifetime declaration changed (what renames, and what brings back an expired resource). */

@@ -36,7 +36,7 @@ import { client } from "./settings";
 import { hookContext } from "./context";
 import { isUnknown } from "../resources/unknowns";
 import { upgradedState, withStateVersion } from "./state-versions";
-import { expiredRecord, expiryDiff, expiryOutput, lifetimeCheck, needsRetag, retag, tagCreateRequest } from "./lifetime";
+import { EXPIRED, expiredRecord, expiryDiff, expiryOutput, heldByLifetime, lifetimeCheck, needsRetag, retag, tagAdopted, tagCreateRequest } from "./lifetime";
 
 export interface Handlers {
   check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }>;
@@ -177,7 +177,8 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
       const mark = typeof inputs.ownerMark === "string" ? withSpec(inputs.ownerMark, definition.markSpec(request, inputs)) : undefined;
       const found = mark ? await findLeftBehind(definition, context.api, name, mark) : undefined;
       settleStrays = found?.settle;
-      if (found?.adopted) live = found.adopted;
+      // What an interrupted run made carries the rule of its day: today's is written if it differs.
+      if (found?.adopted) live = await tagAdopted(definition, inputs, found.adopted);
       else {
         if (mark) definition.owner.write(request, mark);
         tagCreateRequest(definition, request, inputs);
@@ -255,22 +256,31 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
   async function updateInPlace(id: string, olds: Props, news: Props) {
     const inputs = withoutProvider(news) as Inputs;
     const deadline = deadlineOf(inputs);
+    // Nothing to ask the service: the new inputs replace the old ones whole (a removed setting
+    // must not linger), next to the recorded facts.
+    const recordedOnly = (ready: unknown) => {
+      const facts = Object.fromEntries(Object.entries(olds).filter(([key]) => !(key in inputsOf(definition.inputs, olds)) && key !== PROVIDER_KEY));
+      return { outs: plain(withStateVersion(definition, { ...facts, ...inputs, ...(definition.readiness ? { ready } : {}) })) };
+    };
+    // Stopped or ended by its lifetime, the same lifetime declared: held, nothing brought back and
+    // nothing probed; what the service no longer has is not asked about (lifetime.ts).
+    const held = heldByLifetime(definition, olds, inputs);
+    if (held && String(olds[definition.states.output]) === EXPIRED) return recordedOnly(olds.ready ?? null);
     try {
-      let updated = await definition.update?.(contextOf(inputs, news[PROVIDER_KEY], () => olds as Partial<Facts>), id, olds, inputs);
-      // A changed lifetime is a rename of what the update left (lifetime.ts).
-      if (needsRetag(definition, olds, inputs)) updated = { ...updated, live: await retag(definition, olds, inputs, updated?.live ?? (await family().get(id))) };
-      if (probing(inputs)) {
+      // A changed lifetime is a rename, made first: what comes back from an expiry must not read
+      // as expired, to a reaper, while it starts.
+      const retagged = needsRetag(definition, olds, inputs) ? await retag(definition, olds, inputs, await family().get(id)) : undefined;
+      const known = retagged?.olds ?? olds;
+      let updated = await definition.update?.(contextOf(inputs, news[PROVIDER_KEY], () => known as Partial<Facts>), id, known, inputs);
+      if (!updated && retagged) updated = { live: retagged.live };
+      if (probing(inputs) && !held) {
         // Probed again after every update: a restarted container must answer before dependents go on.
         const live = await probeReadiness(definition, inputs, updated?.live ?? (await family().get(id)), deadline);
         return { outs: outputsOf(inputs, live, { ...(olds as Partial<Facts>), ...updated?.facts }, true) };
       }
-      if (!updated) {
-        // Nothing to ask the service: the new inputs replace the old ones whole (a removed
-        // setting must not linger), next to the recorded facts.
-        const facts = Object.fromEntries(Object.entries(olds).filter(([key]) => !(key in inputsOf(definition.inputs, olds)) && key !== PROVIDER_KEY));
-        return { outs: plain(withStateVersion(definition, { ...facts, ...inputs, ...(definition.readiness ? { ready: null } : {}) })) };
-      }
-      return { outs: outputsOf(inputs, updated.live, { ...(olds as Partial<Facts>), ...updated.facts }, null) };
+      const ready = held ? ((olds.ready as Ready | undefined) ?? null) : null;
+      if (!updated) return recordedOnly(ready);
+      return { outs: outputsOf(inputs, updated.live, { ...(olds as Partial<Facts>), ...updated.facts }, ready) };
     } catch (error) {
       if (error instanceof WaitFailed && error.live) throw partial(inputs, news[PROVIDER_KEY], error.live as Live, olds as Partial<Facts>, error);
       throw error;

@@ -40,10 +40,14 @@ const idleOf = (inputs: Props) => inputs.idle as IdleInput | undefined;
 /** Every violation of the two inputs; for a new resource, the line that says when its deadline falls. */
 export function lifetimeCheck(definition: Definition, inputs: Props, previous: Props): CheckFailure[] {
   const hooks = hooksOf(definition);
+  // A name that reads as a tag would give the resource a lifetime nobody declared.
+  if (hooks && typeof inputs.name === "string" && splitLifetimeTag(inputs.name).tag) return toCheckFailures(["name: must not end in \" [lifetime …]\", the provider's lifetime tag (use the lifetime input)"], inputs);
   if (!hooks || (inputs.lifetime === undefined && inputs.idle === undefined)) return [];
   if (containsUnknown(inputs.lifetime) || containsUnknown(inputs.idle)) return [];
   const previousAt = (previous.lifetime as LifetimeInput | undefined)?.expiresAt;
   const violations = lifetimeViolations(hooks, lifetimeOf(inputs), idleOf(inputs), Date.now(), previousAt);
+  // The reaper acts only on what carries a stack's owner mark, which an adopted resource never gets.
+  if (definition.adoptInput && inputs[definition.adoptInput] !== undefined) violations.push(`${inputs.lifetime !== undefined ? "lifetime" : "idle"}: a resource brought in with ${definition.adoptInput} carries no owner mark, so no reaper acts on it: create it from the stack to give it a lifetime`);
   // A resource that exists has its line at diff, which knows when its current run started.
   const isNew = Object.keys(previous).length === 0;
   if (violations.length === 0 && isNew) {
@@ -67,6 +71,28 @@ function reportNewDeadline(definition: Definition, olds: Props, news: Props): vo
   report(definition.kind, String(news.name ?? definition.kind), `lifetime: ${describeTag(tag)}${recordedStart ? ` (from its current run's start, ${recordedStart})` : ""}${past}`);
 }
 
+/**
+ * What an interrupted run left, adopted by the create, carries the rule of that run's day: the
+ * declared rule is written when it differs, the deadline from its current run's start.
+ */
+export async function tagAdopted<L extends Live>(definition: Definition, inputs: Props, live: L): Promise<L> {
+  const hooks = hooksOf(definition) as LifetimeHooks<L> | undefined;
+  if (!hooks) return live;
+  const current = splitLifetimeTag(hooks.serviceName(live)).tag;
+  const wanted = declaredTag(lifetimeOf(inputs), idleOf(inputs), hooks.runStart(live) ?? serviceNow());
+  if (sameRule(current, wanted)) return live;
+  const tag: LifetimeTag | undefined = wanted && { ...wanted, other: current?.other ?? [] };
+  report(definition.kind, String(inputs.name ?? definition.kind), tag ? `lifetime now ${describeTag(tag)}` : "lifetime removed");
+  return hooks.rename(client(), live, withLifetimeTag(hooks.serviceName(live), tag));
+}
+
+/** The same rule: the action, the duration (its deadline counted from a start either way) or the same absolute deadline, the idle rule; not expired. */
+function sameRule(a: LifetimeTag | undefined, b: LifetimeTag | undefined): boolean {
+  if (!a || !b) return a === b;
+  const rule = (tag: LifetimeTag) => JSON.stringify([tag.then ?? null, tag.max ?? null, tag.max === undefined ? (tag.until ?? null) : null, tag.idle ?? null]);
+  return rule(a) === rule(b) && !a.expired;
+}
+
 /** The tag into a create request's name. */
 export function tagCreateRequest(definition: Definition, request: Props, inputs: Props): void {
   const tag = hooksOf(definition) ? declaredTag(lifetimeOf(inputs), idleOf(inputs), serviceNow()) : undefined;
@@ -76,33 +102,40 @@ export function tagCreateRequest(definition: Definition, request: Props, inputs:
 /** The `expiry` output, from the live tag (null without one), for a definition with lifetimes. */
 export function expiryOutput(definition: Definition, live: Live): { expiry?: ExpiryFact | null } {
   const hooks = hooksOf(definition);
-  return hooks ? { expiry: expiryOf(splitLifetimeTag(hooks.serviceName(live)).tag) } : {};
+  return hooks ? { expiry: expiryOf(splitLifetimeTag(hooks.serviceName(live)).tag, hooks.runStart(live)) } : {};
 }
 
 /**
  * After an update: the tag the program now declares, renamed onto the service when the
  * declaration changed or the resource comes back from an expiry (`needsRetag`).
  */
+/** Expired by its lifetime and held: the same lifetime declared (provider/resources/lifetime.ts). */
+export function heldByLifetime(definition: Definition, olds: Props, news: Props): boolean {
+  return hooksOf(definition) !== undefined && heldExpired(olds, news);
+}
+
 export function needsRetag(definition: Definition, olds: Props, news: Props): boolean {
   return hooksOf(definition) !== undefined && (declarationChanged(olds, news) || comesBack(olds, news));
 }
 
 const comesBack = (olds: Props, news: Props) => recordedExpired(olds) && !heldExpired(olds, news);
 
-export async function retag<L extends Live>(definition: Definition, olds: Props, news: Props, live: L): Promise<L> {
+export async function retag<L extends Live>(definition: Definition, olds: Props, news: Props, live: L): Promise<{ live: L; olds: Props }> {
   const hooks = hooksOf(definition) as LifetimeHooks<L> | undefined;
-  if (!hooks || !needsRetag(definition, olds, news)) return live;
+  if (!hooks || !needsRetag(definition, olds, news)) return { live, olds };
   const current = splitLifetimeTag(hooks.serviceName(live)).tag;
   const runStart = comesBack(olds, news) || current?.expired ? serviceNow() : (hooks.runStart(live) ?? serviceNow());
   const wanted = declaredTag(lifetimeOf(news), idleOf(news), runStart);
   // The reapers' bookkeeping (idle since, a claim) is theirs: kept unless the rule is gone.
   const tag: LifetimeTag | undefined = wanted && { ...wanted, idleSince: wanted.idle ? current?.idleSince : undefined, other: current?.other ?? [] };
+  // A reaper acted after the state was last recorded (an `up` without `--refresh`): the update
+  // that follows must know, to bring it back, as if refresh had recorded it.
+  const known = current?.expired && !recordedExpired(olds) ? { ...olds, expiry: { ...(expiryOf(current) ?? {}), expiredAt: current.expired.at, reason: current.expired.reason } } : olds;
   const name = withLifetimeTag(hooks.serviceName(live), tag);
-  if (name === hooks.serviceName(live)) return live;
+  if (name === hooks.serviceName(live)) return { live, olds: known };
   const renamed = await hooks.rename(client(), live, name);
-  const label = String(news.name ?? definition.kind);
-  report(definition.kind, label, tag ? `lifetime now ${describeTag(tag)}` : "lifetime removed");
-  return renamed;
+  report(definition.kind, String(news.name ?? definition.kind), tag ? `lifetime now ${describeTag(tag)}` : "lifetime removed");
+  return { live: renamed, olds: known };
 }
 
 /**
@@ -119,7 +152,9 @@ export function expiredRecord(definition: Definition, recorded: Props, live: Liv
   const expired =
     liveTag?.expired ??
     (fact?.expiredAt ? { at: fact.expiredAt, reason: fact.reason === "idle" ? ("idle" as const) : ("lifetime" as const) } : undefined) ??
-    (lifetime?.action === "TERMINATE" && deadline !== undefined && deadline <= serviceNow() ? { at: tagTime(deadline), reason: "lifetime" as const } : undefined);
+    (lifetime?.action === "TERMINATE" && deadline !== undefined && deadline <= serviceNow() ? { at: tagTime(deadline), reason: "lifetime" as const } : undefined) ??
+    // Gone with nothing left to read while an idle rule could end it: held rather than recreated on a guess.
+    (idleOf(recorded)?.action === "TERMINATE" ? { at: tagTime(serviceNow()), reason: "idle" as const } : undefined);
   // Only a TERMINATE ends a resource: one declared to STOP that is gone was deleted by someone (dropped, as any).
   const action = expired?.reason === "idle" ? idleOf(recorded)?.action : lifetime?.action;
   if (!expired || action !== "TERMINATE") return undefined;

@@ -658,15 +658,23 @@ describe("compute ps against public-shaped answers", () => {
 /** A lifetime (docs/provider.md, "Lifetimes") is its own column: the name stays the program's. */
 describe("lifetimes", () => {
   const now = Date.parse("2030-05-01T10:00:00Z");
-  test("each deadline in words against the service's clock, the idle rule, and what expired", () => {
-    const pod = podRow({ id: "p1", name: "trainer [lifetime until=2030-05-01T12:10:00Z then=STOP max=7200 idle=10%/1800s/STOP]", status: "RUNNING", cost: 1 }, now);
+  const env = { [POD_OWNER_ENV]: withSpec(ownerMark({ organization: "o", project: "ml", stack: "dev", backend: "b", urn: "urn:pulumi:dev::ml::compute:index:Pod::trainer", salt: "" }), {}) };
+  test("each deadline in words against the service's clock, from the run's start, the idle rule, and what expired", () => {
+    const pod = podRow({ id: "p1", name: "trainer [lifetime until=2030-05-01T12:10:00Z then=STOP max=7200 idle=10%/1800s/STOP]", status: "RUNNING", cost: 1, env }, now);
     expect(pod).toMatchObject({ name: "trainer", lifetime: "stops in 2 h 10 m; idle: STOP under 10% GPU for 30 m" });
-    const idle = podRow({ id: "p2", name: "nb [lifetime idle=5%/600s/TERMINATE idleSince=2030-05-01T09:55:00Z]", status: "RUNNING" }, now);
+    // Started again since the tag was written: its two hours count from that start.
+    const restarted = podRow({ id: "p1", name: "trainer [lifetime until=2030-05-01T08:00:00Z then=STOP max=7200]", status: "RUNNING", env, startedAt: "2030-05-01T09:30:00Z" }, now);
+    expect(restarted.lifetime).toBe("stops in 1 h 30 m");
+    const idle = podRow({ id: "p2", name: "nb [lifetime idle=5%/600s/TERMINATE idleSince=2030-05-01T09:55:00Z]", status: "RUNNING", env }, now);
     expect(idle.lifetime).toBe("idle: TERMINATE under 5% GPU for 10 m (idle since 2030-05-01T09:55:00Z)");
-    const expired = podRow({ id: "p3", name: "old [lifetime until=2030-05-01T08:00:00Z then=STOP expired=2030-05-01T08:05:00Z/lifetime]", status: "EXITED" }, now);
+    const expired = podRow({ id: "p3", name: "old [lifetime until=2030-05-01T08:00:00Z then=STOP expired=2030-05-01T08:05:00Z/lifetime]", status: "EXITED", env }, now);
     expect(expired.lifetime).toBe("expired 2030-05-01T08:05:00Z (lifetime)");
+    // Stopped by its stack, not expired: the rule, not a countdown no reaper will act on.
+    expect(podRow({ id: "p5", name: "rest [lifetime until=2030-05-01T08:00:00Z then=STOP max=7200]", status: "EXITED", env }, now).lifetime).toBe("STOP at 2030-05-01T08:00:00Z (2 h 0 m lifetime)");
     const cluster = clusterRow({ id: "c1", name: "ray~ml/dev~0123456789abcdef01 [lifetime until=2030-05-01T09:00:00Z then=TERMINATE]" }, now);
     expect(cluster).toMatchObject({ name: "ray", lifetime: "terminates at the next reap (due 1 h 0 m ago)", owner: { label: "ml/dev/ray" } });
-    expect(podRow({ id: "p4", name: "plain", status: "RUNNING" }, now).lifetime).toBeNull();
+    expect(podRow({ id: "p4", name: "plain", status: "RUNNING", env }, now).lifetime).toBeNull();
+    // No owner mark: no reaper acts on it, so no deadline is shown.
+    expect(podRow({ id: "p6", name: "handmade [lifetime until=2030-05-01T09:00:00Z then=STOP]", status: "RUNNING" }, now)).toMatchObject({ name: "handmade", lifetime: null });
   });
 });

@@ -96,6 +96,18 @@ describe("the reaper's rule", () => {
     expect(lifetimeVerdict(since, { ...billing, gpuUtil: null }, T + 9000_000).do).toBe("nothing");
   });
 
+  it("a duration counts from the current run's start; an idle record from before it is not this run's", () => {
+    const runStart = T + 5 * 3600_000;
+    expect(lifetimeVerdict(lifetime, { ...billing, runStart }, T + 6 * 3600_000).do).toBe("nothing");
+    expect(lifetimeVerdict(lifetime, { ...billing, runStart }, runStart + 7200_000)).toMatchObject({ do: "act", since: runStart + 7200_000 });
+    const stale = { ...idle, idleSince: "2030-05-01T10:00:00Z" };
+    expect(lifetimeVerdict(stale, { ...billing, gpuUtil: [0], runStart }, runStart + 3600_000)).toEqual({ do: "markIdle" });
+  });
+
+  it("a deadline without an action it knows is never acted on", () => {
+    expect(lifetimeVerdict(splitLifetimeTag("x [lifetime until=2030-05-01T09:00:00Z then=PAUSE]").tag!, billing, T)).toEqual({ do: "nothing", why: "a deadline without an action this build knows" });
+  });
+
   it("says when a deadline falls, in words", () => {
     expect(untilWords(lifetime, T + 50 * 60_000)).toBe("stops in 1 h 10 m");
     expect(untilWords({ ...lifetime, then: "TERMINATE" }, T + 7500_000)).toBe("terminates at the next reap (due 5 m ago)");

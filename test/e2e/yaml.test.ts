@@ -24,7 +24,11 @@ function lifetimeCases(stack: NativeStack): void {
   it("a pod's lifetime fires with no program, and up brings it back only once the lifetime changes", async () => {
     const { e2e } = stack;
     const podId = stack.last.podId;
+    const read = async () => (await (await fetch(`${e2e.emulator.url}/v2/pods/${podId}`, { headers: { authorization: `Bearer ${e2e.emulator.apiKey}` } })).json()) as { startedAt: string; status: string };
+    const before = await read();
     const shorter = await stack.upWith({ lifetimeSeconds: "7200" });
+    // A rename: the container was not restarted (the same run), and no action was asked for.
+    expect(await read()).toMatchObject({ status: "RUNNING", startedAt: before.startedAt });
     // (An object output's null members do not cross the native plugin: absent, not null.)
     expect(shorter.out).toMatchObject({ podId, podStatus: "RUNNING", podExpiry: { action: "STOP" } });
     expect(shorter.out.podExpiry).not.toHaveProperty("expiredAt", expect.any(String));

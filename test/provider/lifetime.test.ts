@@ -79,7 +79,10 @@ test("a pod: the deadline rides in its name; an extension is a rename; STOP at t
   expect(splitLifetimeTag(created.name).rest).toBe("trainer");
   expect(Date.parse(tag.until!) - Date.parse(created.createdAt)).toBeGreaterThanOrEqual(7199_000);
   expect(Date.parse(tag.until!) - Date.parse(created.createdAt)).toBeLessThanOrEqual(7201_000);
-  expect(outs).toMatchObject({ name: "trainer", expiry: { deadline: tag.until, action: "STOP", idle: null, expiredAt: null, reason: null } });
+  expect(outs).toMatchObject({ name: "trainer", expiry: { action: "STOP", idle: null, expiredAt: null, reason: null } });
+  // What holds counts from the run's start (the tag was written at the create, before it ran).
+  const started = (await get(`/v2/pods/${id}`)).startedAt as string;
+  expect(Math.abs(parseMillis(outs.expiry.deadline)! - (Date.parse(started) + 2 * HOUR))).toBeLessThan(1000);
 
   // Extended while it runs: counted from its run's start, one rename, no restart.
   const longer = await checkedAs("pod", pod({ lifetime: { maxDurationSeconds: 3 * 3600, action: "STOP" } }), inputs);
@@ -110,7 +113,7 @@ test("a pod: the deadline rides in its name; an extension is a rename; STOP at t
   // Another change alone applies, and the pod stays stopped.
   const withEnv = await checkedAs("pod", pod({ lifetime: longer.lifetime, env: { A: "1" } }), longer);
   await handlers("pod").update(id, refreshed.props!, withEnv);
-  expect((await get(`/v2/pods/${id}`)).status).toBe("EXITED");
+  expect((await get(`/v2/pods/${id}`))).toMatchObject({ status: "EXITED", env: expect.objectContaining({ A: "1" }) });
 
   // A new lifetime brings it back, with a deadline from its new start.
   const again = await checkedAs("pod", pod({ lifetime: { maxDurationSeconds: 4 * 3600, action: "STOP" }, env: { A: "1" } }), withEnv);
@@ -120,6 +123,43 @@ test("a pod: the deadline rides in its name; an extension is a rename; STOP at t
   expect(restarted.status).toBe("RUNNING");
   expect(back.expiry).toMatchObject({ expiredAt: null, reason: null });
   expect(Date.parse(back.expiry.deadline) - Date.parse(restarted.startedAt)).toBeGreaterThan(4 * HOUR - 5000);
+});
+
+test("refused at check: a lifetime on an adopted pod (no reaper may act on it), a STOP on a locked pod, a name that reads as a tag", async () => {
+  const check = (args: Record<string, unknown>) => handlers("pod").check({}, { ...pod(), ...args, __provider: PROVIDER_TEXT });
+  expect((await check({ adoptPodId: "pod_x", lifetime: { maxDurationSeconds: 3600, action: "STOP" } })).failures.map((f) => f.reason)).toEqual([
+    "lifetime: a resource brought in with adoptPodId carries no owner mark, so no reaper acts on it: create it from the stack to give it a lifetime",
+  ]);
+  expect((await check({ locked: true, lifetime: { maxDurationSeconds: 3600, action: "STOP" } })).failures.map((f) => f.reason)).toEqual([
+    "lifetime.action: a locked pod refuses stop: unlock it (locked: false) or use TERMINATE",
+  ]);
+  expect((await check({ locked: true, lifetime: { maxDurationSeconds: 3600, action: "TERMINATE" } })).failures).toEqual([]);
+  expect((await check({ name: "x [lifetime until=2030-01-01T00:00:00Z then=TERMINATE]" })).failures.map((f) => f.reason)).toEqual([
+    'name: must not end in " [lifetime …]", the provider\'s lifetime tag (use the lifetime input)',
+  ]);
+});
+
+test("an up whose state predates the reap: another change leaves the pod stopped, a new lifetime starts it; a held EXPIRED record asks the service nothing", async () => {
+  const { inputs, id, outs } = await create("pod", pod({ name: "stale", lifetime: { maxDurationSeconds: 3600, action: "STOP" } }));
+  await env.control.advance(HOUR + 1000);
+  expect((await reapNow()).outcomes.map((o) => o.result)).toEqual(["stopped"]);
+  // No refresh: `outs` still say RUNNING.
+  const withEnv = await checkedAs("pod", pod({ name: "stale", lifetime: inputs.lifetime, env: { B: "2" } }), inputs);
+  await handlers("pod").update(id, outs, withEnv);
+  expect((await get(`/v2/pods/${id}`)).status).toBe("EXITED");
+  const longer = await checkedAs("pod", pod({ name: "stale", lifetime: { maxDurationSeconds: 7200, action: "STOP" }, env: { B: "2" } }), withEnv);
+  const back = recorded((await handlers("pod").update(id, outs, longer)).outs);
+  expect(back).toMatchObject({ status: "RUNNING", expiry: { expiredAt: null } });
+
+  const ended = await create("pod", pod({ name: "ended", lifetime: { maxDurationSeconds: 3600, action: "TERMINATE" } }));
+  await env.control.advance(HOUR + 1000);
+  await reapNow();
+  const kept = (await refresh("pod", ended.id, ended.outs)).props!;
+  await env.control.clearRequests();
+  const other = await checkedAs("pod", pod({ name: "ended", lifetime: ended.inputs.lifetime, env: { C: "3" } }), ended.inputs);
+  const updated = recorded((await handlers("pod").update(ended.id, kept, other)).outs);
+  expect(updated).toMatchObject({ status: "EXPIRED", env: { C: "3" } });
+  expect(await mutating()).toEqual([]);
 });
 
 test("TERMINATE: refresh keeps what the lifetime ended as EXPIRED; the same lifetime recreates nothing, a new one replaces", async () => {

@@ -142,3 +142,65 @@ test("a claim another reaper holds is left to it until it goes stale", async () 
     await sdk.close();
   }
 });
+
+test("a reaper that comes while another holds its claim steps aside: one stop", async () => {
+  const id = await pod("staggered", { stack: "ml/dev", lifetime: { maxDurationSeconds: 60, action: "STOP" } });
+  await h.control.advance(120_000);
+  const sdk = client();
+  const other = client();
+  try {
+    await h.control.clearRequests();
+    let second: Awaited<ReturnType<typeof reap>> | undefined;
+    // The second reaper runs whole while the first waits on its claim.
+    const first = await reap(sdk, options({ reaperId: "a", sleep: async () => void (second = await reap(other, options({ reaperId: "b" }))) }));
+    expect(second!.outcomes.map((o) => o.result)).toEqual(["left to reaper a, acting on it since 2030-05-01T00:02:00Z"]);
+    expect(first.outcomes.map((o) => o.result)).toEqual(["stopped"]);
+    expect((await h.control.requests()).filter((r) => r.method === "POST" && r.path === `/v2/pods/${id}/action`)).toHaveLength(1);
+  } finally {
+    await sdk.close();
+    await other.close();
+  }
+});
+
+test("a lifetime extended while a reaper waits on its claim is not acted on; a locked pod is reported, not called stopped", async () => {
+  const extended = await pod("extended", { stack: "ml/dev", lifetime: { maxDurationSeconds: 60, action: "STOP" } });
+  await h.control.advance(120_000);
+  const sdk = client();
+  try {
+    // `pulumi up` renames it with a later deadline meanwhile (the claim goes with the old tag).
+    const later = tagged("extended", { maxDurationSeconds: 86400, action: "STOP" });
+    const raced = await reap(sdk, options({ sleep: async () => void (await h.patch(`/v2/pods/${extended}`, { name: later })) }));
+    expect(raced.outcomes.map((o) => o.result)).toEqual(["left to reaper (none: its lifetime was changed meanwhile)"]);
+    expect((await h.get(`/v2/pods/${extended}`)).body).toMatchObject({ status: "RUNNING", name: later });
+
+    const locked = await pod("locked", { stack: "ml/dev", lifetime: { maxDurationSeconds: 60, action: "STOP" } });
+    await h.control.advance(250);
+    await h.patch(`/v2/pods/${locked}`, { locked: true });
+    await h.control.advance(120_000);
+    const refused = await reap(sdk, options());
+    const outcome = refused.outcomes.find((o) => o.id === locked)!;
+    expect(outcome).toMatchObject({ failed: true, result: expect.stringMatching(/^refused by the service \(.+\): it still bills$/) });
+    const live = (await h.get(`/v2/pods/${locked}`)).body;
+    expect(live.status).toBe("RUNNING");
+    // Not recorded as expired: refresh must not show a stop that did not happen.
+    expect(splitLifetimeTag(live.name).tag).not.toHaveProperty("expired");
+  } finally {
+    await sdk.close();
+  }
+});
+
+test("one resource gone between the list and the act does not stop the others", async () => {
+  const gone = await pod("gone", { stack: "ml/dev", lifetime: { maxDurationSeconds: 60, action: "STOP" } });
+  const kept = await pod("kept", { stack: "ml/dev", lifetime: { maxDurationSeconds: 60, action: "STOP" } });
+  await h.control.advance(120_000);
+  const sdk = client();
+  try {
+    let deleted = false;
+    const report = await reap(sdk, options({ sleep: async () => void (deleted || ((deleted = true), await h.del(`/v2/pods/${gone}`))) }));
+    const results = Object.fromEntries(report.outcomes.map((o) => [o.id, o.result]));
+    expect(results[gone]).toMatch(/^(gone meanwhile|no longer due \(not billing\))$/);
+    expect(results[kept]).toBe("stopped");
+  } finally {
+    await sdk.close();
+  }
+});

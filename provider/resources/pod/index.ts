@@ -25,7 +25,7 @@ import { podTarget } from "../readiness";
 import { CHANGES, EXAMPLE } from "./example";
 import { markInEnv } from "../wire";
 import { POD_INPUTS, POD_LIFETIME } from "./inputs";
-import { heldExpired } from "../lifetime";
+import { declarationChanged, heldExpired } from "../lifetime";
 import { parseMillis } from "../../../contract/time";
 import { diffPod, podUpdates, factsFromPod, importedInputs, refreshedInputs, toCreateRequest, updateRequest, type PodFacts, type PodInputs } from "./model";
 import { POD_OUTPUTS } from "./outputs";
@@ -47,9 +47,16 @@ function asSent(inputs: PodInputs) {
   return request;
 }
 
-/** An idle rule watches GPU utilisation: a CPU pod has none to watch. */
-function idleFailures(inputs: PodInputs): CheckFailure[] {
-  return inputs.idle !== undefined && inputs.cpu !== undefined && !isUnknown(inputs.cpu) ? [{ property: "idle", reason: "watches GPU utilisation: a CPU pod has none (use lifetime)" }] : [];
+/** An idle rule watches GPU utilisation: a CPU pod has none. A locked pod refuses stop: a STOP could never happen. */
+function lifetimeFailures(inputs: PodInputs): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  if (inputs.idle !== undefined && inputs.cpu !== undefined && !isUnknown(inputs.cpu)) failures.push({ property: "idle", reason: "watches GPU utilisation: a CPU pod has none (use lifetime)" });
+  if (inputs.locked === true) {
+    for (const field of ["lifetime", "idle"] as const) {
+      if (inputs[field]?.action === "STOP") failures.push({ property: `${field}.action`, reason: "a locked pod refuses stop: unlock it (locked: false) or use TERMINATE" });
+    }
+  }
+  return failures;
 }
 
 /** Each candidate names a GPU type or a data center; a CPU pod's never a GPU type. */
@@ -96,7 +103,8 @@ async function update(context: Context, id: string, previous: Recorded<PodInputs
   const wasRunning = previous.status === "RUNNING";
   // A new provider build or a provider-only setting on a settled pod: nothing to ask the
   // service. (A pod recorded mid-failure is not settled: it goes on to converge below.)
-  if (onlyProviderSettings && wasRunning === wantsRunning(inputs)) return undefined;
+  // (A changed lifetime may bring back what a reaper stopped since the state was recorded: it converges.)
+  if (onlyProviderSettings && wasRunning === wantsRunning(inputs) && !declarationChanged(previous, inputs)) return undefined;
   const { api } = context;
   let pod = await api.pods.get(id);
   const patch = updateRequest(previous, inputs, changes, pod);
@@ -118,7 +126,7 @@ async function update(context: Context, id: string, previous: Recorded<PodInputs
   // Stopping a locked pod is refused; the user asked for the stop, so the lock steps aside
   // for it and comes back after.
   // Stopped at its lifetime and not extended: it stays stopped (lifetime.ts).
-  if (heldExpired(previous, inputs)) return { live: pod };
+  if (heldExpired(previous, inputs, pod.name)) return { live: pod };
   const relock = pod.locked && !wantsRunning(inputs) && POD_ACTIVE_STATUSES.has(pod.status);
   if (relock) pod = await api.pods.update(id, { locked: false });
   pod = await converge(context, inputs, pod);
@@ -153,7 +161,7 @@ export const podResource = {
   },
 
   violations: (inputs) => [...createPodViolations(asSent(inputs)), ...reservedEnvViolations(inputs.env)],
-  checkHook: (_context, inputs) => [...placementFailures(inputs), ...idleFailures(inputs)],
+  checkHook: (_context, inputs) => [...placementFailures(inputs), ...lifetimeFailures(inputs)],
   markSpec: (request, inputs) => ({ request, placement: inputs.placement ?? [] }),
   async create(context, request, inputs) {
     const result = await createPodWithPlacement(context.api, request as CreatePodRequest, inputs.placement ?? []);

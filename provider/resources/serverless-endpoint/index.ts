@@ -38,7 +38,7 @@ import {
 } from "../definition";
 import { inProgramWords, markInEnv, presentOnly, programName, renamedKeepingMark, schemaViolations, toWire } from "../wire";
 import { heldExpired, recordedExpired } from "../lifetime";
-import { splitLifetimeTag } from "../../../contract/lifetime";
+import { splitLifetimeTag, tagDeadline } from "../../../contract/lifetime";
 import { parseMillis } from "../../../contract/time";
 import { CHANGES, EXAMPLE } from "./example";
 import { ENDPOINT_LIFETIME, SERVERLESS_ENDPOINT_INPUTS } from "./inputs";
@@ -337,7 +337,12 @@ export const serverlessEndpointResource = {
   lifetime: {
     ...ENDPOINT_LIFETIME,
     serviceName: (endpoint) => endpoint.name,
-    runStart: (endpoint) => parseMillis(endpoint.createdAt),
+    // Its run: since its workers were last allowed (a lifetime written when it came back from zero), else its create.
+    runStart: (endpoint) => {
+      const tag = splitLifetimeTag(endpoint.name).tag;
+      const until = tagDeadline(tag);
+      return until !== undefined && tag?.max !== undefined && !tag.expired ? until - tag.max * 1000 : parseMillis(endpoint.createdAt);
+    },
     rename: (api, endpoint, name) => api.serverless.update(endpoint.id, { name }),
   },
 
@@ -362,13 +367,11 @@ export const serverlessEndpointResource = {
   diff,
   async update(context, id, olds, news) {
     const changed = diff(olds, news, defaultDiff(SERVERLESS_ENDPOINT_INPUTS, olds, news)).updates;
-    // Scaled to zero at its lifetime: a new lifetime brings its workers back; the same one does not.
-    if (recordedExpired(olds)) {
-      if (!heldExpired(olds, news)) changed.push("workers");
-      else changed.splice(0, changed.length, ...changed.filter((key) => key !== "workers"));
-    }
     const api = context.api.serverless;
     const live = await api.get(id);
+    // Scaled to zero at its lifetime: a new lifetime brings its workers back; the same one does not.
+    if (heldExpired(olds, news, live.name)) changed.splice(0, changed.length, ...changed.filter((key) => key !== "workers"));
+    else if (recordedExpired(olds)) changed.push("workers");
     const patch = patchOf(olds, news, live, changed);
     if (Object.keys(patch).length === 0) return undefined;
     const updated = await api.update(id, patch);
