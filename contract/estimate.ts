@@ -89,6 +89,8 @@ export interface PodCostRequest {
   placement?: ReadonlyArray<{ gpuTypeId?: string; dataCenterId?: string }>;
   /** The pod is to be kept stopped: an `EXITED` pod bills no compute (v2: `cost` 0 when `EXITED`). */
   stopped?: boolean;
+  /** Candidates over this price are never tried (contract/placement-choice.ts), so they never bill. */
+  maxCostPerHour?: number;
 }
 
 export interface SandboxCostRequest {
@@ -144,6 +146,14 @@ function gpuCandidate(gpuTypes: readonly GpuTypePrices[], gpuTypeId: string, clo
   return { ...base, dollarsPerHour: gpuPodCostPerHour(gpuType, cloud, count) };
 }
 
+/** Candidates over `maxCostPerHour` are skipped at create: they never bill, so they leave the estimate. */
+function capped(candidates: CandidateCost[], maxCostPerHour: number | undefined): CandidateCost[] {
+  if (maxCostPerHour === undefined) return candidates;
+  return candidates.map(({ dollarsPerHour, ...rest }) =>
+    dollarsPerHour !== undefined && dollarsPerHour > maxCostPerHour ? { ...rest, excluded: `over maxCostPerHour ${formatDollars(maxCostPerHour)}` } : { ...rest, ...(dollarsPerHour !== undefined ? { dollarsPerHour } : {}) },
+  );
+}
+
 function worstOf(candidates: CandidateCost[], basis: string, stopped: boolean): EstimateOutcome {
   const priced = candidates.filter((c) => c.dollarsPerHour !== undefined);
   if (priced.length === 0) {
@@ -166,7 +176,7 @@ export function estimatePodCost(request: PodCostRequest, prices: PriceList): Est
     const cloud = request.cloud ?? "SECURE";
     const placement = request.placement && request.placement.length > 0 ? request.placement : [{}];
     const candidates = placement.map((c) => gpuCandidate(prices.gpuTypes!, c.gpuTypeId ?? request.gpu!.id, cloud, count, c.dataCenterId));
-    return worstOf(candidates, `GPU list price on ${cloud} × ${count}`, stopped);
+    return worstOf(capped(candidates, request.maxCostPerHour), `GPU list price on ${cloud} × ${count}`, stopped);
   }
   if (request.cpu) {
     if (!prices.cpuFlavors) return unavailable("the CPU catalog was not read");
@@ -181,7 +191,7 @@ export function estimatePodCost(request: PodCostRequest, prices: PriceList): Est
         ? { label, excluded: `${id} takes ${flavor.vcpu.min} to ${flavor.vcpu.max} vCPUs` }
         : { label, dollarsPerHour: cpuPodCostPerHour(flavor, vcpuCount) };
     // Data-center candidates do not change a CPU pod's price: one candidate.
-    return worstOf([candidate], `CPU list price per vCPU × ${vcpuCount}`, stopped);
+    return worstOf(capped([candidate], request.maxCostPerHour), `CPU list price per vCPU × ${vcpuCount}`, stopped);
   }
   return unavailable("neither gpu nor cpu is set");
 }
@@ -202,6 +212,8 @@ export interface EndpointCostRequest {
   gpu?: { pools?: string[]; excludedTypes?: string[]; count?: number };
   cpu?: Array<{ id: string; vcpuCount: number }>;
   workers?: { min?: number; max?: number };
+  /** The most one worker may cost: GPU types over it are excluded at create, CPU choices over it never used. */
+  maxCostPerHour?: number;
 }
 
 /** The service's worker defaults (reference OpenAPI `CreateEndpointRequest.workers`). */
@@ -240,7 +252,7 @@ export function estimateEndpointCost(request: EndpointCostRequest, prices: Price
     });
     basis = "serverless CPU price per vCPU per worker";
   } else return unavailable("neither gpu nor cpu is set");
-  const perWorker = worstOf(candidates, basis, false);
+  const perWorker = worstOf(capped(candidates, request.maxCostPerHour), basis, false);
   if (!perWorker.ok) return perWorker;
   const worker = perWorker.estimate.dollarsPerHour;
   return {
@@ -254,6 +266,8 @@ export interface ClusterCostRequest {
   compute?: { gpuTypeId?: string; gpuCountPerPod?: number; podCount?: number };
   /** Placement candidates in order; a candidate without `gpuTypeId` keeps `compute.gpuTypeId`. */
   placement?: ReadonlyArray<{ gpuTypeId?: string; dataCenterId?: string }>;
+  /** Candidates over this price (the whole cluster's) are never tried. */
+  maxCostPerHour?: number;
 }
 
 /**
@@ -273,7 +287,7 @@ export function estimateClusterCost(request: ClusterCostRequest, prices: PriceLi
     const label = `${podCount} nodes × ${node.label}`;
     return node.dollarsPerHour === undefined ? { ...node, label } : { ...node, label, dollarsPerHour: roundPrice(node.dollarsPerHour * podCount) };
   });
-  return worstOf(candidates, `${podCount} nodes × GPU list price on SECURE × ${gpuCountPerPod}`, false);
+  return worstOf(capped(candidates, request.maxCostPerHour), `${podCount} nodes × GPU list price on SECURE × ${gpuCountPerPod}`, false);
 }
 
 /** Dollars as the estimate lines print them: at least two decimals, at most the catalog's four. */

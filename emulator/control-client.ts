@@ -13,6 +13,7 @@ import type {
   ClockChange,
   ClockState,
   CpuCapacity,
+  CpuCapacityAnswer,
   EventAnswer,
   FailNextCounts,
   FaultRule,
@@ -20,11 +21,13 @@ import type {
   FixtureAnswer,
   FailNextChange,
   GpuCapacity,
+  GpuCapacityAnswer,
   GpuUtilizationChange,
   GpuUtilizationReport,
   LoggedRequest,
   NextServices,
   NextServicesChange,
+  PendingCapacity,
   PodServiceReport,
   RequestsAnswer,
   ResetAnswer,
@@ -45,15 +48,20 @@ import type { Shape } from "./shape";
 // schemas (control/schemas.ts), so a request the client can build is one the server accepts.
 export type {
   AccountSettings,
+  CapacityAnswer,
+  CapacityState,
   ClockState,
   CpuCapacity,
+  CpuCapacityAnswer,
   FaultSpec,
   GpuCapacity,
+  GpuCapacityAnswer,
   GpuUtilizationChange,
   GpuUtilizationReport,
   LoggedRequest,
   NextServices,
   NextServicesChange,
+  PendingCapacity,
   PodServiceReport,
   ServiceChange,
   ServiceEvent,
@@ -142,10 +150,19 @@ export class EmulatorControl {
     return (await this.call<ShapeAnswer>("PUT", "/shape", { shape })).shape;
   }
 
+  /** Every machine and CPU pool, and the GPU settings still pending (`pending`, in due order, `dueAt` in RFC 3339). */
   capacity(): Promise<CapacityState> {
     return this.call("GET", "/capacity");
   }
 
+  /**
+   * Sets a (data center, GPU type, cloud) pool's free GPUs (`available`) or machines, or a CPU
+   * pool's free vCPUs. A GPU setting with `afterSeconds` applies when the emulator clock reaches
+   * now + `afterSeconds` (answered with `scheduled`, its `dueAt`); several may be pending.
+   */
+  setCapacity(capacity: GpuCapacity): Promise<GpuCapacityAnswer>;
+  setCapacity(capacity: CpuCapacity): Promise<CpuCapacityAnswer>;
+  setCapacity(capacity: GpuCapacity | CpuCapacity): Promise<CapacityAnswer>;
   setCapacity(capacity: GpuCapacity | CpuCapacity): Promise<CapacityAnswer> {
     return this.call("PUT", "/capacity", capacity);
   }

@@ -14,6 +14,7 @@ export {
   type PlacementAttempt,
   type PlacementCandidate,
   type PlacementResult,
+  type Placer,
 } from "./placement";
 export { createClusterRequestViolations, createPodViolations, createSandboxRequestViolations, reservedEnvViolations, reservedLabelViolations } from "./validate";
 export {
@@ -35,6 +36,7 @@ export {
   type ParsedOwnerMark,
 } from "./ownership";
 export { CLAIM_STALE_MS, describeOutcome, reap, reapOptionViolations, type ReapKind, type ReapOptions, type ReapOutcome, type ReapReport, type ReapTarget } from "./lifetimes";
+export { placeWithPlan, planReadsCatalog, rankWithCatalog, stockOf, type CapacityPlan } from "./capacity";
 export { HUB_SCALING, hubEndpointRequest, hubReleaseRequest, repoLabel, type HubDeployPlan } from "./hub-deploy";
 export { fingerprintOf, parseKey, type RegisteredKey } from "./ssh-keys";
 export type { WatcherOptions } from "./watch";

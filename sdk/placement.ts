@@ -126,13 +126,17 @@ export async function placeOnCandidates<T>(
   throw new PlacementError(message, attempts, lastError);
 }
 
+/** The candidate loop a create uses: `placeOnCandidates` (ordered), or a plan's (sdk/capacity.ts `placeWithPlan`). */
+export type Placer = <T>(candidates: PlacementCandidate[], attempt: (candidate: PlacementCandidate) => Promise<T>) => Promise<{ value: T; chosen: PlacementCandidate; attempts: PlacementAttempt[] }>;
+
 export async function createPodWithPlacement(
   client: ComputeClient,
   request: CreatePodRequest,
   candidates: PlacementCandidate[],
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; place?: Placer } = {},
 ): Promise<PlacementResult> {
-  const placed = await placeOnCandidates(candidates, (candidate) => client.pods.create(requestForCandidate(request, candidate), options));
+  const attempt = (candidate: PlacementCandidate) => client.pods.create(requestForCandidate(request, candidate), { signal: options.signal });
+  const placed = await (options.place ?? placeOnCandidates)(candidates, attempt);
   return { pod: placed.value, chosen: placed.chosen, attempts: placed.attempts };
 }
 
@@ -149,9 +153,10 @@ export async function createClusterWithPlacement(
   client: ComputeClient,
   request: CreateClusterRequest,
   candidates: PlacementCandidate[],
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; place?: Placer } = {},
 ): Promise<{ cluster: Cluster; chosen: PlacementCandidate; attempts: PlacementAttempt[] }> {
-  const placed = await placeOnCandidates(candidates, (candidate) => client.clusters.create(clusterRequestForCandidate(request, candidate), options));
+  const attempt = (candidate: PlacementCandidate) => client.clusters.create(clusterRequestForCandidate(request, candidate), { signal: options.signal });
+  const placed = await (options.place ?? placeOnCandidates)(candidates, attempt);
   return { cluster: placed.value, chosen: placed.chosen, attempts: placed.attempts };
 }
 

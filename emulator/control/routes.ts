@@ -190,14 +190,18 @@ export function controlRoutes(e: ControlWorld): Array<ControlRoute<unknown>> {
       },
     }),
 
-    controlRoute({ method: "GET", path: "/_emulator/capacity", handle: () => json(200, e.capacity.state()) }),
+    controlRoute({ method: "GET", path: "/_emulator/capacity", handle: ({ now }) => json(200, e.capacity.state(now)) }),
     controlRoute({
       method: "PUT",
       path: "/_emulator/capacity",
       body: CapacityRequest,
-      handle: ({ body }) => {
-        const answer: CapacityAnswer = body.cpu ? { cpuPool: e.capacity.setCpuCapacity(body.cpu) } : { machines: e.capacity.setGpuCapacity(body.gpu) };
-        return json(200, answer);
+      handle: ({ body, now }) => {
+        if (body.cpu) return json(200, { cpuPool: e.capacity.setCpuCapacity(body.cpu) } satisfies CapacityAnswer);
+        // With `afterSeconds` the same setting waits for the emulator clock (placement/capacity.ts).
+        const { afterSeconds, ...change } = body.gpu;
+        if (afterSeconds === undefined) return json(200, { machines: e.capacity.setGpuCapacity(change, now) } satisfies CapacityAnswer);
+        const scheduled = e.capacity.scheduleGpuCapacity(change, afterSeconds, now);
+        return json(200, { machines: e.capacity.gpuPool(change, now), scheduled } satisfies CapacityAnswer);
       },
     }),
 

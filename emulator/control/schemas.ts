@@ -8,7 +8,7 @@ import { describeRule, MIN_IDLE_TIMEOUT_SECONDS, MIN_MAX_LIFETIME_SECONDS } from
 import { FaultInput, type FaultRule } from "../faults";
 import { MachineFixture } from "../fixture";
 import { TIMING_KEYS, type Timings } from "../options";
-import type { CapacitySlice, CpuPool, Machine } from "../placement/capacity";
+import type { CapacityReport, CpuPool, Machine, PendingCapacity } from "../placement/capacity";
 import { SERVICE_MODES, type GpuUtilizationSpec } from "../pods/record";
 import type { LoggedRequest } from "../request-log";
 import { WORKER_MODES, type WorkerMode } from "../serverless/workers";
@@ -35,6 +35,8 @@ export const GpuCapacityRequest = z.strictObject({
   cudaVersion: z.string().nullable().optional(),
   ramPerGpu: z.number().min(1).optional(),
   vcpuPerGpu: z.number().min(1).optional(),
+  /** Applies the setting when the emulator clock reaches (the clock at the PUT) + this; absent: now. */
+  afterSeconds: z.number().min(0).optional(),
 });
 export const CpuCapacityRequest = z.strictObject({ dataCenterId: z.string(), cpuFlavorId: z.string(), available: z.int().min(0) });
 
@@ -155,8 +157,17 @@ export interface FailNextCounts {
   pod: number;
   sandbox: number;
 }
-export type CapacityState = CapacitySlice;
-export type CapacityAnswer = { machines: Machine[] } | { cpuPool: CpuPool };
+/** `GET /_emulator/capacity`: machines, CPU pools and the GPU settings still pending, in due order. */
+export type CapacityState = CapacityReport;
+/** A GPU setting's answer: the pool's machines after it; `scheduled` when it was given `afterSeconds`. */
+export interface GpuCapacityAnswer {
+  machines: Machine[];
+  scheduled?: PendingCapacity;
+}
+export interface CpuCapacityAnswer {
+  cpuPool: CpuPool;
+}
+export type CapacityAnswer = GpuCapacityAnswer | CpuCapacityAnswer;
 export interface RequestsAnswer {
   requests: LoggedRequest[];
 }
@@ -182,4 +193,4 @@ export interface GpuUtilizationReport {
   /** What every GPU reads now under it (in `runtime.gpus[].util` while the pod is RUNNING); null with no setting. */
   util: number | null;
 }
-export type { FaultRule, GpuUtilizationSpec, LoggedRequest, NextServices, PodServiceReport, ServiceEvent };
+export type { FaultRule, GpuUtilizationSpec, PendingCapacity, LoggedRequest, NextServices, PodServiceReport, ServiceEvent };

@@ -246,6 +246,19 @@ export interface HookContext<Live = any> {
   failed(live: Live, message: string): Error;
   /** Templates this run changes: a template is applied once, at create, so what was made from it warns. */
   readonly templates: TemplateChanges;
+  /**
+   * The deadline of a wait for capacity of `timeoutSeconds` (ms, the service's clock), continued
+   * from an interrupted run of this resource where one left it; `clear` once the create ends.
+   */
+  capacityDeadline(timeoutSeconds: number): Promise<{ until: number; continued: boolean; clear(): Promise<void> }>;
+  /** Where this resource's predecessor failed (an ERROR pod replaced under `recovery: REPLACE`): a placement to try last. */
+  readonly failedPlacement?: PlacementCandidateLike;
+}
+
+/** A placement candidate as a hook sees it. */
+export interface PlacementCandidateLike {
+  gpuTypeId?: string;
+  dataCenterId?: string;
 }
 
 /** Templates changed by this run (noted by the template's diff, read by its dependents' diffs). */

@@ -3,10 +3,15 @@
  * the input, the outputs that record what the create tried, the facts it returns, and the rule
  * every candidate obeys. The candidate loop itself is the SDK's (sdk/placement.ts).
  */
-import type { PlacementAttempt, PlacementCandidate } from "../../sdk";
-import type { CheckFailure } from "./check-failures";
+import type { CapacityPlan, GpuType, PlacementAttempt, PlacementCandidate, Placer } from "../../sdk";
+import { placeWithPlan, planReadsCatalog } from "../../sdk/capacity";
+import { PLACEMENT_STRATEGIES, type PlacementStrategy } from "../../contract/placement-choice";
+import type { EstimateOutcome, PriceList } from "../../contract/estimate";
+import { toCheckFailures, type CheckFailure } from "./check-failures";
+import { candidateOrder, capViolation, describeSpot, formatRate } from "../../contract/placement-choice";
+import { stockOf } from "../../sdk/capacity";
 import { containsUnknown, isUnknown } from "./unknowns";
-import { same, type DiffResult, type InputSpec, type OutputList } from "./definition";
+import { same, type DiffResult, type HookContext, type InputSpec, type OutputList } from "./definition";
 
 const candidate = {
   type: "object",
@@ -23,6 +28,157 @@ export function placementInput(noun: string, fits: string) {
     sent: "provider",
     doc: `Ordered placement candidates, each a GPU type and/or a data center, tried in turn until one has room for ${fits}. Changing the list never moves a ${noun} unless its current placement is no longer in it.`,
   } as const satisfies InputSpec;
+}
+
+/** The `placementStrategy` input: in which order the candidates are tried (contract/placement-choice.ts). */
+export const placementStrategyInput = {
+  type: "string",
+  enum: PLACEMENT_STRATEGIES,
+  onChange: "update",
+  sent: "provider",
+  unset: "ORDERED",
+  doc: "`ORDERED` (default): the `placement` candidates in the order given. `CHEAPEST`: those the catalog shows in stock first, cheapest first, ties in the given order. Read at create; a change moves nothing.",
+} as const satisfies InputSpec;
+
+/** The `maxCostPerHour` input of a resource priced as `what`. */
+export function maxCostInput(what: string) {
+  return {
+    type: "number",
+    onChange: "update",
+    sent: "provider",
+    positive: true,
+    doc: `The most ${what} may cost, USD per hour at the catalog's list price: candidates over it are skipped at create (a line each), and a preview fails when none is under it, naming the cheapest.`,
+  } as const satisfies InputSpec;
+}
+
+/** The `waitForCapacity` input: wait, paced, for a candidate to have room instead of failing. */
+export const waitForCapacityInput = {
+  type: "object",
+  properties: { timeoutSeconds: { type: "integer" }, intervalSeconds: { type: "integer", optional: true } },
+  onChange: "update",
+  sent: "provider",
+  doc: "When every candidate is out of capacity, wait up to `timeoutSeconds` (1 to 86400) for one, checking the catalog once per `intervalSeconds` (5 to 600, default 30) and trying the candidates it shows in stock, with a line per round. The deadline holds across an interrupted `up` on the same machine (the next `up` continues it).",
+} as const satisfies InputSpec;
+
+/** What the wait inputs allow (every violation at once, each naming its field). */
+export function waitViolations(wait: unknown): string[] {
+  if (wait === undefined || wait === null || typeof wait !== "object") return [];
+  const { timeoutSeconds, intervalSeconds } = wait as { timeoutSeconds?: unknown; intervalSeconds?: unknown };
+  const out: string[] = [];
+  if (!(Number.isInteger(timeoutSeconds) && (timeoutSeconds as number) >= 1 && (timeoutSeconds as number) <= 86400)) out.push("waitForCapacity.timeoutSeconds: must be a whole number of seconds from 1 to 86400");
+  if (intervalSeconds !== undefined && !(Number.isInteger(intervalSeconds) && (intervalSeconds as number) >= 5 && (intervalSeconds as number) <= 600)) out.push("waitForCapacity.intervalSeconds: must be a whole number of seconds from 5 to 600");
+  return out;
+}
+
+/** The default pace of a wait: one catalog read, and a create per candidate in stock, every 30 s at most. */
+export const DEFAULT_WAIT_INTERVAL_SECONDS = 30;
+
+/** What a resource's placement settings are, as the create reads them. */
+export interface PlacementSettings {
+  placementStrategy?: PlacementStrategy;
+  maxCostPerHour?: number;
+  waitForCapacity?: { timeoutSeconds: number; intervalSeconds?: number };
+}
+
+/**
+ * The SDK's capacity plan from a resource's settings (sdk/capacity.ts): `estimate` prices the
+ * resource on one candidate (the estimate's own rule, contract/estimate.ts), `waitUntil` is the
+ * wait's deadline (the runtime keeps it across an interrupted run).
+ */
+export function capacityPlan(
+  settings: PlacementSettings,
+  options: { estimate(placement: PlacementCandidate[], prices: PriceList): EstimateOutcome; gpuTypeOf(candidate: PlacementCandidate): string | undefined; report(line: string): void; waitUntil?: number; avoid?: PlacementCandidate },
+): CapacityPlan {
+  return {
+    strategy: settings.placementStrategy ?? "ORDERED",
+    ...(settings.maxCostPerHour !== undefined ? { maxCostPerHour: settings.maxCostPerHour } : {}),
+    ...(options.waitUntil !== undefined ? { waitUntil: options.waitUntil } : {}),
+    ...(options.avoid ? { avoid: options.avoid } : {}),
+    intervalMs: (settings.waitForCapacity?.intervalSeconds ?? DEFAULT_WAIT_INTERVAL_SECONDS) * 1000,
+    price: (candidate: PlacementCandidate, gpuTypes: GpuType[]) => {
+      const outcome = options.estimate([candidate], { gpuTypes });
+      return outcome.ok ? outcome.estimate.onceStarted ?? outcome.estimate.dollarsPerHour : undefined;
+    },
+    gpuTypeOf: options.gpuTypeOf,
+    report: options.report,
+  };
+}
+
+/**
+ * A placed create under the resource's placement settings: the plan (sdk/capacity.ts) when they
+ * ask for the catalog, else today's ordered loop; a wait's deadline continued from an interrupted
+ * run, and forgotten once the create ends. `estimate` prices the resource on given candidates.
+ */
+export async function withCapacityPlan<R>(
+  context: HookContext,
+  inputs: PlacementSettings,
+  estimate: (prices: PriceList, placement: PlacementCandidate[]) => EstimateOutcome,
+  gpuTypeOf: (candidate: PlacementCandidate) => string | undefined,
+  create: (place: Placer | undefined) => Promise<R>,
+): Promise<R> {
+  const wait = inputs.waitForCapacity ? await context.capacityDeadline(inputs.waitForCapacity.timeoutSeconds) : undefined;
+  if (wait?.continued) context.report(`continuing the wait for capacity an interrupted run began, until ${new Date(wait.until).toISOString()}`);
+  const plan = capacityPlan(inputs, {
+    estimate: (placement, prices) => estimate(prices, placement),
+    gpuTypeOf,
+    report: (line) => context.report(line),
+    ...(wait ? { waitUntil: wait.until } : {}),
+    ...(context.failedPlacement ? { avoid: context.failedPlacement } : {}),
+  });
+  try {
+    return await create(planReadsCatalog(plan) ? <T,>(candidates: PlacementCandidate[], attempt: (candidate: PlacementCandidate) => Promise<T>) => placeWithPlan(context.api, candidates, plan, attempt) : undefined);
+  } finally {
+    await wait?.clear();
+  }
+}
+
+/** A new resource, or a change of what decides where it goes (a replacement's new placement is printed then too). */
+export function placementChanged(previous: Record<string, unknown>, inputs: Record<string, unknown>): boolean {
+  if (Object.keys(previous).length === 0) return true;
+  return ["gpu", "compute", "cloud", "placement", "placementStrategy", "maxCostPerHour"].some((key) => !same(previous[key], inputs[key]));
+}
+
+/** The candidates' prices, as the estimate lists them (one per candidate, in order). */
+type Priced = ReadonlyArray<{ label: string; dollarsPerHour?: number; excluded?: string }>;
+
+/**
+ * What a preview says of a new resource's placement (GETs only: `check` runs at preview): an
+ * error when no candidate is under `maxCostPerHour` (naming the cheapest), else the candidate
+ * the create would try first, with its price and stock level. No reservation is made.
+ */
+export async function placementPreview(
+  context: HookContext,
+  inputs: PlacementSettings & { placement?: PlacementCandidate[] },
+  candidatesPriced: (prices: PriceList) => Priced | undefined,
+  gpuTypeOf: (candidate: PlacementCandidate) => string | undefined,
+): Promise<CheckFailure[]> {
+  if (containsUnknown(inputs.placement) || containsUnknown(inputs.maxCostPerHour) || containsUnknown(inputs.placementStrategy)) return [];
+  // A catalog that cannot be read (or a provider not configured yet) leaves the rule to the create.
+  const read = await (async () =>
+    Promise.all([
+      context.cached("catalog:gpus", 300, () => context.api.catalog.gpuTypes()),
+      context.cached("catalog:datacenters:stock", 60, () => context.api.catalog.dataCenters({ includeGpuAvailability: true })),
+    ]))().catch(() => undefined);
+  if (!read) return [];
+  const [gpuTypes, dataCenters] = read;
+  const priced = candidatesPriced({ gpuTypes });
+  if (!priced) return [];
+  // A candidate the service would refuse outright never bills: only the placeable ones count.
+  const cap = capViolation(priced.filter((entry) => entry.excluded === undefined), inputs.maxCostPerHour);
+  if (cap) return toCheckFailures([cap], inputs as Record<string, unknown>);
+  const candidates = inputs.placement && inputs.placement.length > 0 ? inputs.placement : [{}];
+  const ranked = candidateOrder(
+    candidates.map((candidate, i) => ({ candidate, dollarsPerHour: priced[i]?.dollarsPerHour, stock: stockOf(candidate.gpuTypeId ?? gpuTypeOf(candidate), candidate.dataCenterId, dataCenters) })),
+    inputs.placementStrategy ?? "ORDERED",
+    inputs.maxCostPerHour,
+  );
+  const first = ranked.order[0];
+  if (first) {
+    const spot = describeSpot({ ...first.candidate, gpuTypeId: first.candidate.gpuTypeId ?? gpuTypeOf(first.candidate) });
+    const facts = [first.dollarsPerHour !== undefined ? `${formatRate(first.dollarsPerHour)} $/hr` : undefined, first.stock !== undefined ? `stock ${first.stock}` : undefined].filter(Boolean).join(", ");
+    context.report(`placement: would try ${spot} first${facts ? ` (${facts})` : ""}${ranked.skipped.length ? `, skipping ${ranked.skipped.length} over maxCostPerHour` : ""}; no reservation: capacity is known only at create`);
+  }
+  return [];
 }
 
 /** The outputs recording the candidate chosen and every one tried. */

@@ -8,6 +8,8 @@ import { client } from "./settings";
 import { forSeconds } from "./shared-reads";
 import { templateChanges } from "./template-changes";
 import { awaitState } from "./wait";
+import { capacityDeadline } from "./capacity-wait";
+import { failedPlacementOf } from "./recovery";
 
 /**
  * The context for a call about the resource with these `inputs`; `failed` is the handlers' one
@@ -30,5 +32,7 @@ export function hookContext<Live extends { id: string; createdAt?: string }>(
     cached: (key, seconds, read) => forSeconds(client(), key, seconds, read),
     failed: (live, message) => failed(live, new Error(message)),
     templates: templateChanges,
+    capacityDeadline: (timeoutSeconds) => capacityDeadline(inputs.ownerMark, timeoutSeconds, client().http.serverNow()),
+    ...(failedPlacementOf(inputs.ownerMark) ? { failedPlacement: failedPlacementOf(inputs.ownerMark) } : {}),
   };
 }

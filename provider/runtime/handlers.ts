@@ -36,6 +36,7 @@ import { client } from "./settings";
 import { hookContext } from "./context";
 import { isUnknown } from "../resources/unknowns";
 import { upgradedState, withStateVersion } from "./state-versions";
+import { rememberFailedPlacement } from "./recovery";
 import { EXPIRED, expiredRecord, expiryDiff, expiryOutput, heldByLifetime, lifetimeCheck, needsRetag, retag, tagAdopted, tagCreateRequest } from "./lifetime";
 
 export interface Handlers {
@@ -133,6 +134,13 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
     // brought back in place, so the next `up` replaces it.
     const recordedState = String(olds[definition.states.output]);
     if (definition.states.ended.has(recordedState) || definition.states.broken?.has(recordedState)) result.replaces.push(definition.states.output);
+    // Found in ERROR with `recovery: REPLACE`: a new one, which tries where this one failed last (recovery.ts).
+    if (recordedState === "ERROR" && inputs.recovery === "REPLACE" && "recovery" in definition.inputs) {
+      result.replaces.push("recovery");
+      const where = { ...(typeof olds.gpuTypeId === "string" ? { gpuTypeId: olds.gpuTypeId } : {}), ...(typeof olds.dataCenterId === "string" ? { dataCenterId: olds.dataCenterId } : {}) };
+      rememberFailedPlacement(inputs.ownerMark, where);
+      report(kind, String(inputs.name ?? id), `is in ERROR: replaced (recovery REPLACE); the new one tries ${where.gpuTypeId ?? "its GPU type"} in ${where.dataCenterId ?? "its data center"}, where this one failed, last`);
+    }
     // Probes that did not pass (or never ran): the next `up` probes again, in place.
     if (probing(inputs) && olds.ready !== true && !result.updates.includes("readiness")) result.updates.push("readiness");
     // Expired by its lifetime: held as it is until the lifetime changes (lifetime.ts).

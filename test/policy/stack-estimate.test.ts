@@ -92,6 +92,17 @@ describe("a cluster in the stack", () => {
   });
 });
 
+describe("a price ceiling", () => {
+  it("leaves out the candidates over maxCostPerHour, which are never tried, so never billed", async () => {
+    const price = await securePrices();
+    const props = { gpu: { id: GPU.a5000 }, placement: [{ gpuTypeId: GPU.h100 }, { gpuTypeId: GPU.a5000 }] };
+    const read = () => policyClient(analyzerEnv({ "compute:baseUrl": env.url, "compute:apiKey": env.apiKey }));
+    expect((await estimateStackNow([pod("open", props)], read)).dollarsPerHour).toBeCloseTo(price(GPU.h100), 4);
+    const capped = await estimateStackNow([pod("capped", { ...props, maxCostPerHour: price(GPU.h100) - 0.01 })], read);
+    expect(capped.dollarsPerHour).toBeCloseTo(price(GPU.a5000), 4);
+  });
+});
+
 describe("values a preview does not know yet", () => {
   it("are named, as the policy framework reports them", () => {
     // The framework's own proxy: reading an unknown value throws UnknownValueError with its path.

@@ -33,6 +33,9 @@ export const CHANGES = {
   // A list that still allows where the cluster runs: recorded, the cluster not moved.
   placement: { from: { dataCenterIds: ["US-TX-3"] }, to: [{ dataCenterId: "US-TX-3" }], does: "update" },
   readiness: { to: { logLine: "." } },
+  placementStrategy: { to: "CHEAPEST" },
+  maxCostPerHour: { to: 1000 },
+  waitForCapacity: { to: { timeoutSeconds: 600 } },
   lifetime: { to: { maxDurationSeconds: 86400, action: "TERMINATE" } },
   readyTimeoutSeconds: { to: 600 },
 } as const satisfies Partial<Record<keyof typeof CLUSTER_INPUTS, ExampleChange>>;

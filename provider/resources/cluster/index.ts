@@ -10,7 +10,7 @@
  */
 import { CLUSTER_CLOUD, INJECTED_ENV_KEYS, POD_ACTIVE_STATUSES, byRank, clusterComputeViolations, clusterImageViolation, createClusterRequestViolations, createClusterWithPlacement, describeMemberStates, spreadTemplate, type ClusterWithMembers, type Pod } from "../../../sdk";
 import type { CreateClusterRequest } from "../../../contract";
-import { estimateClusterCost, roundPrice, type ClusterCostRequest } from "../../../contract/estimate";
+import { estimateClusterCost, roundPrice, type ClusterCostRequest, type PriceList } from "../../../contract/estimate";
 import { toCheckFailures, type CheckFailure } from "../check-failures";
 import { containsUnknown, isUnknown } from "../unknowns";
 import {
@@ -26,7 +26,7 @@ import {
   type ResourceDefinition,
   type Wait,
 } from "../definition";
-import { candidateFailures, candidatesChooseGpuType, currentPlacement, placementDiff, placementFacts } from "../placement";
+import { candidateFailures, candidatesChooseGpuType, currentPlacement, placementDiff, placementChanged, placementFacts, placementPreview, waitViolations, withCapacityPlan } from "../placement";
 import { podTarget } from "../readiness";
 import { markInName, programName, renamedKeepingMark } from "../wire";
 import { CLUSTER_INPUTS, CLUSTER_LIFETIME } from "./inputs";
@@ -121,7 +121,17 @@ async function templateFailures(context: Context, inputs: ClusterInputs, previou
 }
 
 function costRequest(inputs: Props): ClusterCostRequest {
-  return { compute: inputs.compute as ClusterCostRequest["compute"], placement: (inputs.placement ?? undefined) as ClusterCostRequest["placement"] };
+  return {
+    compute: inputs.compute as ClusterCostRequest["compute"],
+    placement: (inputs.placement ?? undefined) as ClusterCostRequest["placement"],
+    ...(typeof inputs.maxCostPerHour === "number" ? { maxCostPerHour: inputs.maxCostPerHour } : {}),
+  };
+}
+
+/** Each candidate's price, uncapped, in the order given. */
+function candidatePrices(inputs: Props, prices: PriceList) {
+  const outcome = estimateClusterCost({ ...costRequest(inputs), maxCostPerHour: undefined }, prices);
+  return outcome.ok ? outcome.estimate.candidates : undefined;
 }
 
 function facts(cluster: ClusterWithMembers, previous?: Partial<ClusterFacts>): ClusterFacts {
@@ -193,7 +203,7 @@ export const clusterResource = {
   // Until the service no longer has it, so `destroy` ends with no node billing.
   deleteWaitsForGone: true,
   price: {
-    paths: ["compute.gpuTypeId", "compute.gpuCountPerPod", "compute.podCount", "placement"],
+    paths: ["compute.gpuTypeId", "compute.gpuCountPerPod", "compute.podCount", "placement", "maxCostPerHour"],
     lists: () => ({ gpuTypes: true, cpuFlavors: false }),
     estimate: (inputs, prices) => estimateClusterCost(costRequest(inputs), prices),
   },
@@ -212,8 +222,11 @@ export const clusterResource = {
   violations,
   checkHook: async (context, inputs, previous) => [
     ...candidateFailures(inputs.placement),
+    ...toCheckFailures(waitViolations(inputs.waitForCapacity), inputs),
     ...(await catalogFailures(context, inputs, previous)),
     ...(await templateFailures(context, inputs, previous)),
+    // A new cluster: where it would go, and whether any candidate is under the cap.
+    ...(placementChanged(previous, inputs) && inputs.compute !== undefined && !containsUnknown(inputs.compute) ? await placementPreview(context, inputs, (prices) => candidatePrices(inputs, prices), () => inputs.compute?.gpuTypeId) : []),
   ],
   // Env values may be secrets: only their names are hashed into the mark, which the name shows.
   markSpec: (request, inputs) => ({
@@ -229,7 +242,9 @@ export const clusterResource = {
       if (spread.violations.length > 0) throw new Error(spread.violations.join("; "));
       body = spread.request;
     }
-    const result = await createClusterWithPlacement(api, body as CreateClusterRequest, inputs.placement ?? []);
+    const result = await withCapacityPlan(context, inputs, (prices, placement) => estimateClusterCost({ ...costRequest({ ...inputs, placement }), maxCostPerHour: undefined }, prices), () => (body as CreateClusterRequest).compute.gpuTypeId, (place) =>
+      createClusterWithPlacement(api, body as CreateClusterRequest, inputs.placement ?? [], { place }),
+    );
     if (result.attempts.length > 1) context.report(`placed on ${result.cluster.compute.gpuTypeId}${result.cluster.dataCenterId ? ` in ${result.cluster.dataCenterId}` : ""} after ${result.attempts.length} candidates`);
     return { live: { ...result.cluster, members: [] }, facts: placementFacts(result) };
   },
@@ -270,6 +285,10 @@ export const clusterResource = {
     return inputs;
   },
   diff,
+  async previewDiff(context, _id, olds) {
+    // The service cannot start or replace a member alone (members refuse actions): say what the replacement is.
+    if (olds.status === "ERROR") context.report("a node failed, and the service cannot restart or replace a member alone: the whole cluster is replaced");
+  },
   async update(context, id, olds, news) {
     // A cluster recorded while its nodes were still starting (an outage, a deadline) resumes the wait.
     if (olds.name === news.name && olds.status !== "PROVISIONING") return undefined;

@@ -6,7 +6,7 @@
 import { stringList as strings } from "../../properties";
 import { containerInput } from "../container";
 import type { InputList } from "../definition";
-import { placementInput } from "../placement";
+import { maxCostInput, placementInput, placementStrategyInput, waitForCapacityInput } from "../placement";
 import { readinessInput, readyTimeoutInput } from "../readiness";
 import { lifetimeInput } from "../lifetime";
 import type { LifetimeSupport } from "../../../contract/lifetime";
@@ -55,6 +55,9 @@ export const CLUSTER_INPUTS = {
   startJupyter: { type: "boolean", onChange: "replace", doc: "Start Jupyter on every node." },
   dataCenterIds: { ...strings, onChange: "replace", doc: "Preferred data centers, in order; the whole cluster lands in one." },
   placement: placementInput("cluster", "every node"),
+  placementStrategy: placementStrategyInput,
+  maxCostPerHour: maxCostInput("the whole cluster (every node)"),
+  waitForCapacity: waitForCapacityInput,
   readiness: readinessInput("a cluster", "on every node, its `tcp` port accepts a connection, its direct SSH endpoint answers with a banner (`ssh: true`), an `http` GET answers with the expected status, and its log shows a line matching `logLine`"),
   lifetime: lifetimeInput(CLUSTER_LIFETIME, "the cluster"),
   readyTimeoutSeconds: readyTimeoutInput(1800, "How long create (or an update that takes up an unfinished wait) may wait for every node to run and pass the readiness probes"),

@@ -41,6 +41,10 @@ export const CHANGES = {
   // A list that still allows where the pod runs: recorded, the pod not moved.
   placement: { from: { dataCenterIds: ["US-TX-3"] }, to: [{ dataCenterId: "US-TX-3" }], does: "update" },
   readiness: { to: { logLine: "." } },
+  placementStrategy: { to: "CHEAPEST" },
+  maxCostPerHour: { to: 100 },
+  waitForCapacity: { to: { timeoutSeconds: 600 } },
+  recovery: { to: "REPLACE" },
   lifetime: { to: { maxDurationSeconds: 86400, action: "STOP" } },
   idle: { from: { cpu: undefined, gpu: { id: "NVIDIA RTX A5000" } }, to: { gpuUtilBelowPercent: 5, forSeconds: 3600, action: "STOP" } },
   readyTimeoutSeconds: { to: 300 },

@@ -5,6 +5,7 @@
  * global-networking change needs, and the diff whose effects depend on other values (model.ts).
  */
 import {
+  ComputeError,
   ConflictError,
   POD_ACTIVE_STATUSES,
   POD_ENDED_STATUSES,
@@ -20,7 +21,9 @@ import { estimatePodCost, pricesNeeded, type PodCostRequest } from "../../../con
 import type { CheckFailure } from "../check-failures";
 import type { HookContext, InputList, Props, Recorded, ResourceDefinition, Wait } from "../definition";
 import { containsUnknown, isUnknown } from "../unknowns";
-import { candidateFailures, placementFacts } from "../placement";
+import { candidateFailures, placementChanged, placementFacts, placementPreview, waitViolations, withCapacityPlan } from "../placement";
+import { toCheckFailures } from "../check-failures";
+import type { PriceList } from "../../../contract/estimate";
 import { podTarget } from "../readiness";
 import { CHANGES, EXAMPLE } from "./example";
 import { markInEnv } from "../wire";
@@ -73,7 +76,14 @@ function costRequest(inputs: Props): PodCostRequest {
     cloud: (inputs.cloud ?? undefined) as PodCostRequest["cloud"],
     placement: (inputs.placement ?? undefined) as PodCostRequest["placement"],
     stopped: inputs.desiredState === "STOPPED",
+    ...(typeof inputs.maxCostPerHour === "number" ? { maxCostPerHour: inputs.maxCostPerHour } : {}),
   };
+}
+
+/** Each candidate's price, uncapped, in the order given (what the preview ranks and the cap is checked against). */
+function candidatePrices(inputs: PodInputs, prices: PriceList) {
+  const outcome = estimatePodCost({ ...costRequest(inputs), stopped: false, maxCostPerHour: undefined }, prices);
+  return outcome.ok ? outcome.estimate.candidates : undefined;
 }
 
 type Context = HookContext<Pod>;
@@ -107,6 +117,10 @@ async function update(context: Context, id: string, previous: Recorded<PodInputs
   if (onlyProviderSettings && wasRunning === wantsRunning(inputs) && !declarationChanged(previous, inputs)) return undefined;
   const { api } = context;
   let pod = await api.pods.get(id);
+  // Found in ERROR under `recovery: FAIL`: the user decides; nothing is touched (RESTART converges below; REPLACE replaced it).
+  if (pod.status === "ERROR" && inputs.recovery === "FAIL") {
+    throw new ComputeError(`pod ${id} is in ERROR and its recovery is FAIL: nothing was changed; look at it (compute ps, its logs), then set recovery to RESTART or REPLACE, or fix it by hand`);
+  }
   const patch = updateRequest(previous, inputs, changes, pod);
   // A lock is applied after the state converges (a locked pod refuses stop and restart);
   // an unlock goes first, with the other changes.
@@ -145,7 +159,7 @@ export const podResource = {
   deletedAs: "deleted",
   deleteWaitsForGone: true,
   price: {
-    paths: ["gpu.id", "gpu.count", "cpu.id", "cpu.vcpuCount", "cloud", "placement", "desiredState"],
+    paths: ["gpu.id", "gpu.count", "cpu.id", "cpu.vcpuCount", "cloud", "placement", "desiredState", "maxCostPerHour"],
     lists: (inputs) => pricesNeeded(costRequest(inputs)),
     estimate: (inputs, prices) => estimatePodCost(costRequest(inputs), prices),
   },
@@ -161,10 +175,18 @@ export const podResource = {
   },
 
   violations: (inputs) => [...createPodViolations(asSent(inputs)), ...reservedEnvViolations(inputs.env)],
-  checkHook: (_context, inputs) => [...placementFailures(inputs), ...lifetimeFailures(inputs)],
+  checkHook: async (context, inputs, previous) => [
+    ...placementFailures(inputs),
+    ...lifetimeFailures(inputs),
+    ...toCheckFailures(waitViolations(inputs.waitForCapacity), inputs),
+    // A new pod, or one whose placement changes: where it would go, and whether any candidate is under the cap.
+    ...(placementChanged(previous, inputs) && inputs.gpu !== undefined && !containsUnknown(inputs.gpu) ? await placementPreview(context, inputs, (prices) => candidatePrices(inputs, prices), () => inputs.gpu?.id) : []),
+  ],
   markSpec: (request, inputs) => ({ request, placement: inputs.placement ?? [] }),
   async create(context, request, inputs) {
-    const result = await createPodWithPlacement(context.api, request as CreatePodRequest, inputs.placement ?? []);
+    const result = await withCapacityPlan(context, inputs, (prices, placement) => estimatePodCost({ ...costRequest({ ...inputs, placement }), maxCostPerHour: undefined }, prices), () => (request as CreatePodRequest).gpu?.id, (place) =>
+      createPodWithPlacement(context.api, request as CreatePodRequest, inputs.placement ?? [], { place }),
+    );
     if (result.attempts.length > 1) context.report(`placed on ${result.pod.gpu?.id ?? result.pod.cpu?.id} in ${result.pod.dataCenterId} after ${result.attempts.length} candidates`);
     return { live: result.pod, facts: placementFacts(result) };
   },

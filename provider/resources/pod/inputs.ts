@@ -7,7 +7,7 @@
 import { stringList as strings } from "../../properties";
 import { containerInput } from "../container";
 import type { InputList } from "../definition";
-import { placementInput } from "../placement";
+import { maxCostInput, placementInput, placementStrategyInput, waitForCapacityInput } from "../placement";
 import { readinessInput, readyTimeoutInput } from "../readiness";
 import { idleInput, lifetimeInput } from "../lifetime";
 import type { LifetimeSupport } from "../../../contract/lifetime";
@@ -69,6 +69,17 @@ export const POD_INPUTS = {
   locked: { type: "boolean", onChange: "update", unset: false, sent: "later", doc: "Prevent stop and restart." },
   desiredState: { type: "string", enum: ["RUNNING", "STOPPED"], onChange: "update", unset: "RUNNING", sent: "provider", doc: "`RUNNING` (default) or `STOPPED`: the provider starts or stops the pod to match." },
   placement: placementInput("pod", "the pod"),
+  placementStrategy: placementStrategyInput,
+  maxCostPerHour: maxCostInput("the pod"),
+  waitForCapacity: waitForCapacityInput,
+  recovery: {
+    type: "string",
+    enum: ["RESTART", "REPLACE", "FAIL"],
+    onChange: "update",
+    sent: "provider",
+    unset: "RESTART",
+    doc: "What the next `up` does with the pod found in ERROR (at refresh): `RESTART` (default, as before this input existed) starts it again; `REPLACE` makes a new one, which tries the failed placement last; `FAIL` stops the `up` and touches nothing.",
+  },
   readiness: readinessInput("a pod meant to run", "its `tcp` port accepts a connection, its direct SSH endpoint answers with a banner (`ssh: true`), an `http` GET answers with the expected status, and its log shows a line matching `logLine`"),
   readyTimeoutSeconds: readyTimeoutInput(900, "How long create/update may wait for the desired state and the readiness probes"),
   lifetime: lifetimeInput(POD_LIFETIME, "the pod"),

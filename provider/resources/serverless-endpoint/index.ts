@@ -21,7 +21,9 @@ import {
   type UpdateEndpointRequest,
 } from "../../../sdk";
 import { estimateEndpointCost, type EndpointCostRequest } from "../../../contract/estimate";
-import type { CheckFailure } from "../check-failures";
+import { capViolation, formatRate } from "../../../contract/placement-choice";
+import { readPrices } from "../estimate";
+import { toCheckFailures, type CheckFailure } from "../check-failures";
 import { containsUnknown, isUnknown } from "../unknowns";
 import {
   createFields,
@@ -120,7 +122,46 @@ async function previewFailures(context: Context, inputs: ServerlessEndpointInput
     if (plan && !plan.ok) out.push({ property: "hubRepo", reason: plan.problem });
   }
   if ((isNew || changedFrom(previous, inputs, ["gpu", "cpu"])) && !containsUnknown(inputs.gpu) && !containsUnknown(inputs.cpu)) out.push(...(await computeFailures(context, inputs)));
+  if ((isNew || changedFrom(previous, inputs, ["gpu", "cpu", "maxCostPerHour"])) && !containsUnknown(inputs.gpu) && !containsUnknown(inputs.cpu)) out.push(...(await capFailures(context, inputs)));
   return out;
+}
+
+/** One worker's price on each GPU type (or CPU choice) it may get, uncapped (contract/estimate.ts). */
+async function workerPrices(context: Context, inputs: ServerlessEndpointInputs) {
+  if (inputs.gpu === undefined && inputs.cpu === undefined) return undefined;
+  const prices = await readPrices(context.api, { gpuTypes: inputs.gpu !== undefined, cpuFlavors: inputs.gpu === undefined }, undefined, (key, read) => context.cached(key, 300, read)).catch(() => undefined);
+  if (!prices) return undefined;
+  const outcome = estimateEndpointCost({ ...(inputs as EndpointCostRequest), maxCostPerHour: undefined }, prices);
+  return outcome.ok ? outcome.estimate.candidates : undefined;
+}
+
+/** `maxCostPerHour` is one worker's cap: a preview fails when no GPU type (or CPU choice) is under it, naming the cheapest. */
+async function capFailures(context: Context, inputs: ServerlessEndpointInputs): Promise<CheckFailure[]> {
+  if (inputs.maxCostPerHour === undefined || isUnknown(inputs.maxCostPerHour)) return [];
+  const priced = await workerPrices(context, inputs);
+  const violation = priced && capViolation(priced.filter((c) => c.excluded === undefined), inputs.maxCostPerHour);
+  return violation ? toCheckFailures([violation], inputs) : [];
+}
+
+/**
+ * The GPU types of the pools one worker may not use under `maxCostPerHour`: excluded on the
+ * service with the program's own (`gpu.excludedTypes`), so no worker runs on them. Read at
+ * create and when the cap or the GPUs change; a line names each.
+ */
+async function capExclusions(context: Context, inputs: ServerlessEndpointInputs): Promise<string[]> {
+  if (inputs.maxCostPerHour === undefined || inputs.gpu === undefined) return [];
+  const priced = (await workerPrices(context, inputs)) ?? [];
+  const over = priced.filter((c) => c.dollarsPerHour !== undefined && c.dollarsPerHour > inputs.maxCostPerHour!);
+  for (const c of over) context.report(`skipped ${c.label}: ${formatRate(c.dollarsPerHour!)} $/hr a worker is over maxCostPerHour ${formatRate(inputs.maxCostPerHour)}`);
+  // The label is `<count> × <GPU type id>`.
+  return over.map((c) => c.label.replace(/^\d+ × /, ""));
+}
+
+/** The request's `gpu` with the cap's exclusions added to the program's. */
+function withExclusions(gpu: Props | undefined, exclusions: string[]): Props | undefined {
+  if (!gpu || exclusions.length === 0) return gpu;
+  const declared = (gpu.excludedTypes as string[] | undefined) ?? [];
+  return { ...gpu, excludedTypes: [...new Set([...declared, ...exclusions])] };
 }
 
 /** The GPU pools and excluded types, or the CPU flavors and their vCPU counts, against the catalog. */
@@ -323,7 +364,7 @@ export const serverlessEndpointResource = {
   idOutput: "endpointId",
   deletedAs: "deleted",
   price: {
-    paths: ["gpu", "cpu", "workers"],
+    paths: ["gpu", "cpu", "workers", "maxCostPerHour"],
     lists: (inputs) => ({ gpuTypes: inputs.gpu !== undefined, cpuFlavors: inputs.gpu === undefined && inputs.cpu !== undefined }),
     estimate: (inputs, prices) =>
       inputs.gpu === undefined && inputs.cpu === undefined && inputs.hubRepo !== undefined
@@ -350,8 +391,12 @@ export const serverlessEndpointResource = {
   checkHook: previewFailures,
   // Env values may be secrets: only their names count toward the mark's spec.
   markSpec: (request, inputs) => ({ ...request, env: Object.keys((request.env as Props | undefined) ?? {}).sort(), hubRepo: inputs.hubRepo }),
-  async create({ api }, request, inputs) {
-    const body = inputs.hubRepo ? await fromHub(api, inputs.hubRepo, wireRequest(request)) : wireRequest(request);
+  async create(context, request, inputs) {
+    const { api } = context;
+    const wire = wireRequest(request);
+    const exclusions = await capExclusions(context, inputs);
+    if (exclusions.length > 0) wire.gpu = withExclusions(wire.gpu as Props | undefined, exclusions);
+    const body = inputs.hubRepo ? await fromHub(api, inputs.hubRepo, wire) : wire;
     return { live: await api.serverless.create(body as CreateEndpointRequest) };
   },
 
@@ -367,12 +412,16 @@ export const serverlessEndpointResource = {
   diff,
   async update(context, id, olds, news) {
     const changed = diff(olds, news, defaultDiff(SERVERLESS_ENDPOINT_INPUTS, olds, news)).updates;
+    // A new cap is a new set of excluded GPU types.
+    if (changed.includes("maxCostPerHour") && news.gpu !== undefined && !changed.includes("gpu")) changed.push("gpu");
+    const exclusions = changed.includes("gpu") ? await capExclusions(context, news) : [];
     const api = context.api.serverless;
     const live = await api.get(id);
     // Scaled to zero at its lifetime: a new lifetime brings its workers back; the same one does not.
     if (heldExpired(olds, news, live.name)) changed.splice(0, changed.length, ...changed.filter((key) => key !== "workers"));
     else if (recordedExpired(olds)) changed.push("workers");
     const patch = patchOf(olds, news, live, changed);
+    if (patch.gpu) patch.gpu = withExclusions(patch.gpu as Props, exclusions) as typeof patch.gpu;
     if (Object.keys(patch).length === 0) return undefined;
     const updated = await api.update(id, patch);
     context.report(`updated ${Object.keys(patch).join(", ")}`);

@@ -9,6 +9,7 @@ import type { InputList } from "../definition";
 import { readinessInput, readyTimeoutInput } from "../readiness";
 import { lifetimeInput } from "../lifetime";
 import type { LifetimeSupport } from "../../../contract/lifetime";
+import { maxCostInput } from "../placement";
 
 /** An endpoint stops by scaling to zero workers: it, its URL and its settings stay. */
 export const ENDPOINT_LIFETIME = { actions: ["STOP"], actionsBecause: "an endpoint stops by scaling to zero workers, its URL kept", idle: false } as const satisfies LifetimeSupport;
@@ -66,6 +67,7 @@ export const SERVERLESS_ENDPOINT_INPUTS = {
   dataCenterIds: { ...strings, onChange: "update", doc: "Preferred data centers; empty lets the scheduler choose." },
   executionTimeoutMs: { type: "integer", onChange: "update", doc: "Per-request execution timeout in milliseconds (default 300000)." },
   readiness: readinessInput("an endpoint", "`minReadyWorkers` workers are RUNNING or IDLE on its current configuration (at most `workers.min`)"),
+  maxCostPerHour: maxCostInput("one worker"),
   lifetime: lifetimeInput(ENDPOINT_LIFETIME, "the endpoint's workers"),
   readyTimeoutSeconds: readyTimeoutInput(600, "How long create and update may wait for the readiness probes"),
 } as const satisfies InputList;
