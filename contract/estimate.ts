@@ -212,7 +212,7 @@ export interface EndpointCostRequest {
   gpu?: { pools?: string[]; excludedTypes?: string[]; count?: number };
   cpu?: Array<{ id: string; vcpuCount: number }>;
   workers?: { min?: number; max?: number };
-  /** The most one worker may cost: GPU types over it are excluded at create, CPU choices over it never used. */
+  /** The most one worker may cost: the GPU types over it are excluded on the service (GPU endpoints only). */
   maxCostPerHour?: number;
 }
 
@@ -252,7 +252,8 @@ export function estimateEndpointCost(request: EndpointCostRequest, prices: Price
     });
     basis = "serverless CPU price per vCPU per worker";
   } else return unavailable("neither gpu nor cpu is set");
-  const perWorker = worstOf(capped(candidates, request.maxCostPerHour), basis, false);
+  // The cap excludes GPU types on the service; CPU choices are all sent (the provider refuses a cap there).
+  const perWorker = worstOf(request.gpu ? capped(candidates, request.maxCostPerHour) : candidates, basis, false);
   if (!perWorker.ok) return perWorker;
   const worker = perWorker.estimate.dollarsPerHour;
   return {

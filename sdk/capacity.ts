@@ -30,6 +30,8 @@ export interface CapacityPlan {
   gpuTypeOf(candidate: PlacementCandidate): string | undefined;
   /** A placement that failed before (recovery): tried last. */
   avoid?: PlacementCandidate;
+  /** Called once, when the first pause of a wait begins (the caller keeps the deadline then). */
+  waiting?(): Promise<void>;
   report(line: string): void;
   sleep?(ms: number): Promise<void>;
 }
@@ -51,7 +53,8 @@ export function stockOf(gpuTypeId: string | undefined, dataCenterId: string | un
   return levels.reduce((best, level) => (LEVEL[level] > LEVEL[best] ? level : best));
 }
 
-const sameSpot = (a: PlacementCandidate, b: PlacementCandidate | undefined) => b !== undefined && a.gpuTypeId === b.gpuTypeId && a.dataCenterId === b.dataCenterId;
+/** The candidate a failed resource was created on (its `placementChosen`, one of the list): the same fields, either left open. */
+const sameSpot = (a: PlacementCandidate, b: PlacementCandidate | undefined) => b !== undefined && (b.gpuTypeId !== undefined || b.dataCenterId !== undefined) && a.gpuTypeId === b.gpuTypeId && a.dataCenterId === b.dataCenterId;
 
 /** `NVIDIA H100 80GB HBM3 in US-TX-3 (2.99 $/hr, HIGH)`. */
 function label(entry: PricedCandidate<PlacementCandidate>, plan: CapacityPlan): string {
@@ -108,7 +111,8 @@ export async function placeWithPlan<T>(
     }
     const now = client.http.serverNow();
     const best = ranked.order[0]!;
-    if (plan.waitUntil === undefined || now + plan.intervalMs > plan.waitUntil) {
+    // A round at the deadline itself is the last: a bound shorter than the interval still gets one.
+    if (plan.waitUntil === undefined || now >= plan.waitUntil) {
       const states = ranked.order.map((entry) => label(entry, plan)).join("; ");
       throw new PlacementError(
         plan.waitUntil === undefined
@@ -117,7 +121,9 @@ export async function placeWithPlan<T>(
         attempts,
       );
     }
-    plan.report(`waiting for capacity (round ${round}): best candidate ${label(best, plan)}; next check in ${Math.round(plan.intervalMs / 1000)} s, until ${new Date(plan.waitUntil).toISOString()}`);
-    await sleep(plan.intervalMs);
+    const pause = Math.min(plan.intervalMs, plan.waitUntil - now);
+    if (round === 1) await plan.waiting?.();
+    plan.report(`waiting for capacity (round ${round}): best candidate ${label(best, plan)}; next check in ${Math.round(pause / 1000)} s, until ${new Date(plan.waitUntil).toISOString()}`);
+    await sleep(pause);
   }
 }

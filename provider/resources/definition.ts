@@ -250,7 +250,7 @@ export interface HookContext<Live = any> {
    * The deadline of a wait for capacity of `timeoutSeconds` (ms, the service's clock), continued
    * from an interrupted run of this resource where one left it; `clear` once the create ends.
    */
-  capacityDeadline(timeoutSeconds: number): Promise<{ until: number; continued: boolean; clear(): Promise<void> }>;
+  capacityDeadline(timeoutSeconds: number): Promise<{ until: number; continued: boolean; persist(): Promise<void>; clear(): Promise<void> }>;
   /** Where this resource's predecessor failed (an ERROR pod replaced under `recovery: REPLACE`): a placement to try last. */
   readonly failedPlacement?: PlacementCandidateLike;
 }

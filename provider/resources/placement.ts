@@ -62,13 +62,16 @@ export const waitForCapacityInput = {
 
 /** What the wait inputs allow (every violation at once, each naming its field). */
 export function waitViolations(wait: unknown): string[] {
-  if (wait === undefined || wait === null || typeof wait !== "object") return [];
+  if (wait === undefined || wait === null || typeof wait !== "object" || containsUnknown(wait)) return [];
   const { timeoutSeconds, intervalSeconds } = wait as { timeoutSeconds?: unknown; intervalSeconds?: unknown };
   const out: string[] = [];
   if (!(Number.isInteger(timeoutSeconds) && (timeoutSeconds as number) >= 1 && (timeoutSeconds as number) <= 86400)) out.push("waitForCapacity.timeoutSeconds: must be a whole number of seconds from 1 to 86400");
   if (intervalSeconds !== undefined && !(Number.isInteger(intervalSeconds) && (intervalSeconds as number) >= 5 && (intervalSeconds as number) <= 600)) out.push("waitForCapacity.intervalSeconds: must be a whole number of seconds from 5 to 600");
   return out;
 }
+
+/** How long the preview waits for the catalog before leaving placement to the create (as the estimate does). */
+const PREVIEW_READ_SECONDS = 15;
 
 /** The default pace of a wait: one catalog read, and a create per candidate in stock, every 30 s at most. */
 export const DEFAULT_WAIT_INTERVAL_SECONDS = 30;
@@ -125,6 +128,7 @@ export async function withCapacityPlan<R>(
     ...(wait ? { waitUntil: wait.until } : {}),
     ...(context.failedPlacement ? { avoid: context.failedPlacement } : {}),
   });
+  if (wait) plan.waiting = () => wait.persist();
   try {
     return await create(planReadsCatalog(plan) ? <T,>(candidates: PlacementCandidate[], attempt: (candidate: PlacementCandidate) => Promise<T>) => placeWithPlan(context.api, candidates, plan, attempt) : undefined);
   } finally {
@@ -132,10 +136,11 @@ export async function withCapacityPlan<R>(
   }
 }
 
-/** A new resource, or a change of what decides where it goes (a replacement's new placement is printed then too). */
+/** A new resource, or a change of what decides where it runs (then it may be replaced: its new placement is printed too). */
 export function placementChanged(previous: Record<string, unknown>, inputs: Record<string, unknown>): boolean {
   if (Object.keys(previous).length === 0) return true;
-  return ["gpu", "compute", "cloud", "placement", "placementStrategy", "maxCostPerHour"].some((key) => !same(previous[key], inputs[key]));
+  // What replaces it (or moves it): a cap or a strategy alone changes nothing that runs.
+  return ["gpu", "compute", "cloud", "placement"].some((key) => !same(previous[key], inputs[key]));
 }
 
 /** The candidates' prices, as the estimate lists them (one per candidate, in order). */
@@ -152,12 +157,14 @@ export async function placementPreview(
   candidatesPriced: (prices: PriceList) => Priced | undefined,
   gpuTypeOf: (candidate: PlacementCandidate) => string | undefined,
 ): Promise<CheckFailure[]> {
-  if (containsUnknown(inputs.placement) || containsUnknown(inputs.maxCostPerHour) || containsUnknown(inputs.placementStrategy)) return [];
-  // A catalog that cannot be read (or a provider not configured yet) leaves the rule to the create.
+  const settings = inputs as Record<string, unknown>;
+  if (["placement", "maxCostPerHour", "placementStrategy", "cloud"].some((key) => containsUnknown(settings[key]))) return [];
+  // A catalog that cannot be read in time (or a provider not configured yet) leaves the rule to the create.
+  const signal = AbortSignal.timeout(PREVIEW_READ_SECONDS * 1000);
   const read = await (async () =>
     Promise.all([
-      context.cached("catalog:gpus", 300, () => context.api.catalog.gpuTypes()),
-      context.cached("catalog:datacenters:stock", 60, () => context.api.catalog.dataCenters({ includeGpuAvailability: true })),
+      context.cached("catalog:gpus", 300, () => context.api.catalog.gpuTypes({ signal })),
+      context.cached("catalog:datacenters:stock", 60, () => context.api.catalog.dataCenters({ includeGpuAvailability: true, signal })),
     ]))().catch(() => undefined);
   if (!read) return [];
   const [gpuTypes, dataCenters] = read;

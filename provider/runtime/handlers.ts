@@ -37,6 +37,8 @@ import { hookContext } from "./context";
 import { isUnknown } from "../resources/unknowns";
 import { upgradedState, withStateVersion } from "./state-versions";
 import { rememberFailedPlacement } from "./recovery";
+import { recoveryRefusal } from "../resources/recovery";
+import { forgetCapacityDeadline } from "./capacity-wait";
 import { EXPIRED, expiredRecord, expiryDiff, expiryOutput, heldByLifetime, lifetimeCheck, needsRetag, retag, tagAdopted, tagCreateRequest } from "./lifetime";
 
 export interface Handlers {
@@ -137,9 +139,11 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
     // Found in ERROR with `recovery: REPLACE`: a new one, which tries where this one failed last (recovery.ts).
     if (recordedState === "ERROR" && inputs.recovery === "REPLACE" && "recovery" in definition.inputs) {
       result.replaces.push("recovery");
-      const where = { ...(typeof olds.gpuTypeId === "string" ? { gpuTypeId: olds.gpuTypeId } : {}), ...(typeof olds.dataCenterId === "string" ? { dataCenterId: olds.dataCenterId } : {}) };
+      // The candidate it was created on (one of the list, as given): the replacement tries it last.
+      const where = (olds.placementChosen ?? {}) as { gpuTypeId?: string; dataCenterId?: string };
       rememberFailedPlacement(inputs.ownerMark, where);
-      report(kind, String(inputs.name ?? id), `is in ERROR: replaced (recovery REPLACE); the new one tries ${where.gpuTypeId ?? "its GPU type"} in ${where.dataCenterId ?? "its data center"}, where this one failed, last`);
+      const spot = where.gpuTypeId !== undefined || where.dataCenterId !== undefined ? `; the new one tries ${where.gpuTypeId ?? "(its GPU type)"} in ${where.dataCenterId ?? "(any data center)"}, where this one was placed, last` : "";
+      report(kind, String(inputs.name ?? id), `is in ERROR: replaced (recovery REPLACE)${spot}`);
     }
     // Probes that did not pass (or never ran): the next `up` probes again, in place.
     if (probing(inputs) && olds.ready !== true && !result.updates.includes("readiness")) result.updates.push("readiness");
@@ -186,7 +190,11 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
       const found = mark ? await findLeftBehind(definition, context.api, name, mark) : undefined;
       settleStrays = found?.settle;
       // What an interrupted run made carries the rule of its day: today's is written if it differs.
-      if (found?.adopted) live = await tagAdopted(definition, inputs, found.adopted);
+      if (found?.adopted) {
+        live = await tagAdopted(definition, inputs, found.adopted);
+        // Made by an interrupted run that was waiting for capacity: that wait is over.
+        await forgetCapacityDeadline(inputs.ownerMark);
+      }
       else {
         if (mark) definition.owner.write(request, mark);
         tagCreateRequest(definition, request, inputs);
@@ -274,6 +282,9 @@ export function handlersOf(definition: ResourceDefinition): Handlers {
     // nothing probed; what the service no longer has is not asked about (lifetime.ts).
     const held = heldByLifetime(definition, olds, inputs);
     if (held && String(olds[definition.states.output]) === EXPIRED) return recordedOnly(olds.ready ?? null);
+    // Recorded in ERROR under `recovery: FAIL`: nothing at all is asked of the service.
+    const refusal = "recovery" in definition.inputs ? recoveryRefusal(kind, id, olds[definition.states.output], inputs.recovery) : undefined;
+    if (refusal) throw new ComputeError(refusal);
     try {
       // A changed lifetime is a rename, made first: what comes back from an expiry must not read
       // as expired, to a reaper, while it starts.

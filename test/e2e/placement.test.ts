@@ -1,4 +1,6 @@
 import type { ChildProcess } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { createE2EStack, type E2EStack } from "./harness";
 import { GPU, sleep } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
@@ -101,11 +103,17 @@ describe("placement through a TypeScript stack", () => {
     }
     await sleep(500);
     expect((await outputs()).survivor).toBeUndefined();
+    // The killed run's wait left its deadline under the Pulumi home the engine ran with.
+    const waits = join(String(e2e.env().PULUMI_HOME), "compute", "capacity-waits");
+    const [file] = readdirSync(waits);
+    const { until } = JSON.parse(readFileSync(join(waits, file!), "utf8")) as { until: number };
     await e2e.cancel().catch(() => undefined);
     await soldOut(undefined, 8);
     let output = "";
     await e2e.stack.up({ onOutput: (text) => (output += text) });
-    expect(output).toContain("continuing the wait for capacity an interrupted run began");
+    // The same deadline, not a new one.
+    expect(output).toContain(`continuing the wait for capacity an interrupted run began, until ${new Date(until).toISOString()}`);
+    expect(readdirSync(waits)).toEqual([]);
     const survivor = (await outputs()).survivor!;
     expect(survivor.id).toEqual(expect.any(String));
     expect((await podCreates()).filter((status) => status === 201)).toHaveLength(1);
@@ -134,5 +142,23 @@ describe("placement through a YAML stack", () => {
     await e2e.stack.setConfig("maxCostPerHour", { value: "100" });
     const up = await e2e.stack.up();
     expect(up.outputs.placementChosen!.value).toEqual({ gpuTypeId: GPU.a5000, dataCenterId: "US-TX-3" });
+  });
+
+  it("every candidate sold out, capacity back 20 emulated minutes later: the replacement waits, a line per round, and is placed", async () => {
+    for (const c of CANDIDATES) await e2e.control.setCapacity({ dataCenterId: c.dataCenterId, gpuTypeId: c.gpuTypeId, cloud: "SECURE", available: 0 });
+    await e2e.control.setCapacity({ dataCenterId: "EU-RO-1", gpuTypeId: GPU.rtx4090, cloud: "SECURE", available: 8, afterSeconds: 1200 });
+    await e2e.stack.setConfig("gpuCount", { value: "2" });
+    await e2e.control.clearRequests();
+    let output = "";
+    const up = e2e.stack.up({ onOutput: (text) => (output += text) });
+    await eventually("a round of the wait", async () => (await e2e.control.requests()).filter((r) => r.method === "POST" && r.path === "/v2/pods" && r.status === 400).length >= 3, { timeoutMs: 120_000, intervalMs: 200 });
+    await e2e.control.advance(1200_000);
+    const done = await up;
+    expect(done.outputs.placementChosen!.value).toEqual({ gpuTypeId: GPU.rtx4090, dataCenterId: "EU-RO-1" });
+    expect(output).toMatch(/waiting for capacity \(round 1\): best candidate .+ stock NONE/);
+    // A line per round, and one stock read per round (the preview's and the update's first included).
+    const rounds = (output.match(/waiting for capacity \(round \d+\)/g) ?? []).length;
+    const reads = (await e2e.control.requests()).filter((r) => r.path === "/v2/catalog/datacenters").length;
+    expect(reads).toBeLessThanOrEqual(rounds + 3);
   });
 });

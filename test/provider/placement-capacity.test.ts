@@ -5,7 +5,7 @@
  * deadline is kept for the next run; a pod found in ERROR is restarted, replaced elsewhere, or
  * left with the `up` failing, as its `recovery` says.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { nextGeneration, ownerMark } from "../../sdk";
@@ -49,6 +49,11 @@ test("at preview: a cap no candidate is under names the cheapest; a new pod's fi
   expect(estimated.lines.find((l) => l.includes("estimated"))).toMatch(/estimated 0\.69 \$\/hr \(worst of 3 candidates: .*never billed: 1 × NVIDIA H100 80GB HBM3 on SECURE \(over maxCostPerHour 1\.00\)\)/);
   const endpoint = await handlers("endpoint").check({}, { name: "e", type: "QUEUE", image: "i", gpu: { pools: ["ADA_24"] }, scaling: { type: "QUEUE_DELAY", queueDelay: 4 }, maxCostPerHour: 0.05, __provider: PROVIDER_TEXT });
   expect(endpoint.failures.map((f) => f.reason)).toEqual([expect.stringMatching(/^maxCostPerHour: no candidate is at or under 0\.05 \$\/hr; the cheapest is 1 × .+ at \d+\.\d+ \$\/hr$/)]);
+  // A ceiling that could never apply is refused: a CPU pod has one price, a CPU endpoint no GPU type to exclude.
+  const cpuPod = await handlers("pod").check({}, { name: "c", image: "i", cpu: { id: "cpu3c", vcpuCount: 2 }, maxCostPerHour: 1, __provider: PROVIDER_TEXT });
+  expect(cpuPod.failures.map((f) => f.reason)).toEqual(["maxCostPerHour: applies to a GPU pod's candidates: a CPU pod has one price (its estimate)"]);
+  const cpuEndpoint = await handlers("endpoint").check({}, { name: "ce", type: "QUEUE", image: "i", cpu: [{ id: "cpu3c", vcpuCount: 2 }], scaling: { type: "QUEUE_DELAY", queueDelay: 4 }, maxCostPerHour: 1, __provider: PROVIDER_TEXT });
+  expect(cpuEndpoint.failures.map((f) => f.reason)).toEqual([expect.stringMatching(/^maxCostPerHour: applies to an endpoint's GPU types/)]);
 });
 
 test("CHEAPEST places on the cheapest candidate in stock; an endpoint's cap excludes the GPU types over it", async () => {
@@ -70,6 +75,9 @@ test("a wait's deadline is kept for the next run on this machine, until the wait
   try {
     const first = await capacityDeadline(mark("waiting"), 600, 1_000_000);
     expect(first).toMatchObject({ until: 1_600_000, continued: false });
+    // Nothing is kept until a wait begins (the first round found no room).
+    expect(await capacityDeadline(mark("waiting"), 600, 1_100_000)).toMatchObject({ until: 1_700_000, continued: false });
+    await first.persist();
     // An interrupted run, then the next `up`: the same deadline.
     expect(await capacityDeadline(mark("waiting"), 600, 1_300_000)).toMatchObject({ until: 1_600_000, continued: true });
     // Another stack resource, or another generation of it, has its own.
@@ -77,7 +85,14 @@ test("a wait's deadline is kept for the next run on this machine, until the wait
     // Past it, or once the wait ended, a new wait starts.
     expect(await capacityDeadline(mark("waiting"), 600, 1_700_000)).toMatchObject({ until: 2_300_000, continued: false });
     await first.clear();
-    expect(await capacityDeadline(mark("waiting"), 600, 1_800_000)).toMatchObject({ until: 2_400_000, continued: false });
+    expect(await capacityDeadline(mark("waiting"), 600, 1_400_000)).toMatchObject({ until: 2_000_000, continued: false });
+    // A Pulumi home that cannot be written loses only this: no create fails for it.
+    // (A home whose parent is a file: every write fails at once.)
+    writeFileSync(join(home, "a-file"), "");
+    process.env.PULUMI_HOME = join(home, "a-file", "home");
+    const unwritable = await capacityDeadline(mark("waiting"), 600, 1_000_000);
+    await expect(unwritable.persist()).resolves.toBeUndefined();
+    await expect(unwritable.clear()).resolves.toBeUndefined();
   } finally {
     if (before === undefined) delete process.env.PULUMI_HOME;
     else process.env.PULUMI_HOME = before;
@@ -86,8 +101,9 @@ test("a wait's deadline is kept for the next run on this machine, until the wait
 });
 
 describe("a pod found in ERROR", () => {
-  async function broken(name: string, recovery: string) {
-    const inputs = await checked("pod", pod(name, { recovery, placement: [CANDIDATES[2], CANDIDATES[1]] }));
+  /** On a candidate naming only a data center (where the A5000 it asks for fits), then a second one. */
+  async function broken(name: string, recovery: string, more: Record<string, unknown> = {}) {
+    const inputs = await checked("pod", pod(name, { recovery, gpu: { id: GPU.a5000 }, placement: [{ dataCenterId: "US-TX-3" }, CANDIDATES[1]], ...more }));
     const created = await handlers("pod").create(inputs);
     await env.control.podError(created.id);
     const read = await handlers("pod").read(created.id, recorded(created.outs));
@@ -104,6 +120,7 @@ describe("a pod found in ERROR", () => {
 
   test("REPLACE makes a new one, which tries where the old one failed last", async () => {
     const { inputs, id, state } = await broken("replace", "REPLACE");
+    expect(state.placementChosen).toEqual({ dataCenterId: "US-TX-3" });
     const { value: diff, lines } = await printed(() => handlers("pod").diff(id, state, inputs));
     expect(diff.replaces).toContain("recovery");
     expect(lines.join("\n")).toContain("is in ERROR: replaced (recovery REPLACE)");
@@ -112,10 +129,12 @@ describe("a pod found in ERROR", () => {
     expect(replacement.id).not.toBe(id);
   });
 
-  test("FAIL stops the up and touches nothing", async () => {
+  test("FAIL stops the up and touches nothing, a changed lifetime included", async () => {
     const { inputs, id, state, refreshed } = await broken("fail", "FAIL");
+    const news = await checked("pod", { ...pod("fail", { recovery: "FAIL", gpu: { id: GPU.a5000 }, placement: [{ dataCenterId: "US-TX-3" }, CANDIDATES[1]] }), lifetime: { maxDurationSeconds: 3600, action: "TERMINATE" } }, inputs);
+    expect(await handlers("pod").diff(id, { ...state, ...refreshed }, news)).toMatchObject({ changes: true, replaces: [] });
     await env.control.clearRequests();
-    await expect(handlers("pod").update(id, { ...state, ...refreshed }, inputs)).rejects.toThrow(`pod ${id} is in ERROR and its recovery is FAIL: nothing was changed`);
+    await expect(handlers("pod").update(id, { ...state, ...refreshed }, news)).rejects.toThrow(`pod ${id} is in ERROR and its recovery is FAIL: nothing was changed`);
     expect((await env.control.requests()).filter((r) => r.method !== "GET")).toEqual([]);
   });
 });

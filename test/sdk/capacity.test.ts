@@ -132,6 +132,35 @@ describe("every candidate sold out", () => {
     }
   });
 
+  test("a bound shorter than the interval still gets a round at the deadline", async () => {
+    await soldOut(0);
+    await h.control.clearRequests();
+    const sdk = client();
+    try {
+      const pauses: number[] = [];
+      const error = await createPodWithPlacement(sdk, request, CANDIDATES, {
+        place: placer(
+          sdk,
+          plan([], {
+            waitUntil: Date.parse(T0) + 10_000,
+            sleep: async (ms) => {
+              pauses.push(ms);
+              await h.control.advance(ms);
+            },
+          }),
+        ),
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PlacementError);
+      // One pause to the deadline (not the 30 s interval), then the round at it, then the failure.
+      expect(pauses).toHaveLength(1);
+      expect(pauses[0]).toBeGreaterThan(8_000); // the service's clock, read to the second through its Date answers
+      expect(pauses[0]).toBeLessThanOrEqual(11_000);
+      expect(await creates()).toEqual([400, 400, 400]);
+    } finally {
+      await sdk.close();
+    }
+  });
+
   test("at its deadline it fails naming the bound and each candidate's last state, and nothing bills", async () => {
     await soldOut(0);
     const sdk = client();

@@ -42,7 +42,8 @@ export const CHANGES = {
   placement: { from: { dataCenterIds: ["US-TX-3"] }, to: [{ dataCenterId: "US-TX-3" }], does: "update" },
   readiness: { to: { logLine: "." } },
   placementStrategy: { to: "CHEAPEST" },
-  maxCostPerHour: { to: 100 },
+  // A GPU pod's: a CPU pod has one price.
+  maxCostPerHour: { from: { cpu: undefined, gpu: { id: "NVIDIA RTX A5000" } }, to: 100 },
   waitForCapacity: { to: { timeoutSeconds: 600 } },
   recovery: { to: "REPLACE" },
   lifetime: { to: { maxDurationSeconds: 86400, action: "STOP" } },

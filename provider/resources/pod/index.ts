@@ -28,6 +28,7 @@ import { podTarget } from "../readiness";
 import { CHANGES, EXAMPLE } from "./example";
 import { markInEnv } from "../wire";
 import { POD_INPUTS, POD_LIFETIME } from "./inputs";
+import { recoveryRefusal } from "../recovery";
 import { declarationChanged, heldExpired } from "../lifetime";
 import { parseMillis } from "../../../contract/time";
 import { diffPod, podUpdates, factsFromPod, importedInputs, refreshedInputs, toCreateRequest, updateRequest, type PodFacts, type PodInputs } from "./model";
@@ -54,6 +55,8 @@ function asSent(inputs: PodInputs) {
 function lifetimeFailures(inputs: PodInputs): CheckFailure[] {
   const failures: CheckFailure[] = [];
   if (inputs.idle !== undefined && inputs.cpu !== undefined && !isUnknown(inputs.cpu)) failures.push({ property: "idle", reason: "watches GPU utilisation: a CPU pod has none (use lifetime)" });
+  // A CPU pod has one price whatever its candidates: a ceiling would only ever fail or never matter.
+  if (inputs.maxCostPerHour !== undefined && inputs.cpu !== undefined && !isUnknown(inputs.cpu)) failures.push({ property: "maxCostPerHour", reason: "applies to a GPU pod's candidates: a CPU pod has one price (its estimate)" });
   if (inputs.locked === true) {
     for (const field of ["lifetime", "idle"] as const) {
       if (inputs[field]?.action === "STOP") failures.push({ property: `${field}.action`, reason: "a locked pod refuses stop: unlock it (locked: false) or use TERMINATE" });
@@ -118,8 +121,9 @@ async function update(context: Context, id: string, previous: Recorded<PodInputs
   const { api } = context;
   let pod = await api.pods.get(id);
   // Found in ERROR under `recovery: FAIL`: the user decides; nothing is touched (RESTART converges below; REPLACE replaced it).
-  if (pod.status === "ERROR" && inputs.recovery === "FAIL") {
-    throw new ComputeError(`pod ${id} is in ERROR and its recovery is FAIL: nothing was changed; look at it (compute ps, its logs), then set recovery to RESTART or REPLACE, or fix it by hand`);
+  if (recoveryRefusal("pod", id, pod.status, inputs.recovery)) {
+    // (The runtime refuses first when the state recorded it; this is the pod found so by this update.)
+    throw new ComputeError(recoveryRefusal("pod", id, pod.status, inputs.recovery)!);
   }
   const patch = updateRequest(previous, inputs, changes, pod);
   // A lock is applied after the state converges (a locked pod refuses stop and restart);

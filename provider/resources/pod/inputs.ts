@@ -9,6 +9,7 @@ import { containerInput } from "../container";
 import type { InputList } from "../definition";
 import { maxCostInput, placementInput, placementStrategyInput, waitForCapacityInput } from "../placement";
 import { readinessInput, readyTimeoutInput } from "../readiness";
+import { recoveryInput } from "../recovery";
 import { idleInput, lifetimeInput } from "../lifetime";
 import type { LifetimeSupport } from "../../../contract/lifetime";
 
@@ -72,14 +73,8 @@ export const POD_INPUTS = {
   placementStrategy: placementStrategyInput,
   maxCostPerHour: maxCostInput("the pod"),
   waitForCapacity: waitForCapacityInput,
-  recovery: {
-    type: "string",
-    enum: ["RESTART", "REPLACE", "FAIL"],
-    onChange: "update",
-    sent: "provider",
-    unset: "RESTART",
-    doc: "What the next `up` does with the pod found in ERROR (at refresh): `RESTART` (default, as before this input existed) starts it again; `REPLACE` makes a new one, which tries the failed placement last; `FAIL` stops the `up` and touches nothing.",
-  },
+  recovery: recoveryInput,
+
   readiness: readinessInput("a pod meant to run", "its `tcp` port accepts a connection, its direct SSH endpoint answers with a banner (`ssh: true`), an `http` GET answers with the expected status, and its log shows a line matching `logLine`"),
   readyTimeoutSeconds: readyTimeoutInput(900, "How long create/update may wait for the desired state and the readiness probes"),
   lifetime: lifetimeInput(POD_LIFETIME, "the pod"),

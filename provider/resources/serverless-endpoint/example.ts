@@ -37,7 +37,8 @@ export const CHANGES = {
   dataCenterIds: { to: ["US-TX-3"] },
   executionTimeoutMs: { to: 600000 },
   readiness: { from: { workers: { min: 1 } }, to: { minReadyWorkers: 1 } },
-  maxCostPerHour: { to: 100 },
+  // A GPU endpoint's: the cap excludes GPU types.
+  maxCostPerHour: { from: { cpu: undefined, gpu: { pools: ["ADA_24"] } }, to: 100 },
   lifetime: { to: { maxDurationSeconds: 86400, action: "STOP" } },
   readyTimeoutSeconds: { to: 300 },
 } as const satisfies Partial<Record<keyof typeof SERVERLESS_ENDPOINT_INPUTS, ExampleChange>>;

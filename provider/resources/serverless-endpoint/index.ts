@@ -138,6 +138,8 @@ async function workerPrices(context: Context, inputs: ServerlessEndpointInputs) 
 /** `maxCostPerHour` is one worker's cap: a preview fails when no GPU type (or CPU choice) is under it, naming the cheapest. */
 async function capFailures(context: Context, inputs: ServerlessEndpointInputs): Promise<CheckFailure[]> {
   if (inputs.maxCostPerHour === undefined || isUnknown(inputs.maxCostPerHour)) return [];
+  // Only GPU types can be excluded on the service: a CPU endpoint's choices are all sent.
+  if (inputs.gpu === undefined) return [{ property: "maxCostPerHour", reason: "applies to an endpoint's GPU types (its `gpu`): a CPU endpoint, or a Hub endpoint without `gpu`, has no type to exclude" }];
   const priced = await workerPrices(context, inputs);
   const violation = priced && capViolation(priced.filter((c) => c.excluded === undefined), inputs.maxCostPerHour);
   return violation ? toCheckFailures([violation], inputs) : [];
@@ -150,7 +152,9 @@ async function capFailures(context: Context, inputs: ServerlessEndpointInputs): 
  */
 async function capExclusions(context: Context, inputs: ServerlessEndpointInputs): Promise<string[]> {
   if (inputs.maxCostPerHour === undefined || inputs.gpu === undefined) return [];
-  const priced = (await workerPrices(context, inputs)) ?? [];
+  const priced = await workerPrices(context, inputs);
+  // Without prices the cap cannot be applied: nothing is sent (a PATCH of `gpu` would clear the exclusions already there).
+  if (!priced) throw new Error("maxCostPerHour: the GPU catalog could not be read, so the GPU types over the cap are not known; nothing was sent: run `up` again");
   const over = priced.filter((c) => c.dollarsPerHour !== undefined && c.dollarsPerHour > inputs.maxCostPerHour!);
   for (const c of over) context.report(`skipped ${c.label}: ${formatRate(c.dollarsPerHour!)} $/hr a worker is over maxCostPerHour ${formatRate(inputs.maxCostPerHour)}`);
   // The label is `<count> × <GPU type id>`.
