@@ -48,28 +48,6 @@ describe("placement through a TypeScript stack", () => {
     expect((await outputs()).cheapest!.placementChosen).toEqual({ gpuTypeId: GPU.a5000, dataCenterId: "US-TX-3" });
   });
 
-  it("every candidate sold out, capacity back 20 emulated minutes later: up waits, a line per round, paced, and succeeds", async () => {
-    await soldOut();
-    await e2e.control.setCapacity({ dataCenterId: "EU-RO-1", gpuTypeId: GPU.rtx4090, cloud: "SECURE", available: 8, afterSeconds: 1200 });
-    await declarePod("waiter", { waitForCapacity: { timeoutSeconds: 3600, intervalSeconds: WAIT_INTERVAL_SECONDS } });
-    await e2e.control.clearRequests();
-    let output = "";
-    const started = Date.now();
-    const up = e2e.stack.up({ onOutput: (text) => (output += text) });
-    await untilWaiting();
-    await e2e.control.advance(1200_000);
-    await up;
-    const seconds = (Date.now() - started) / 1000;
-    expect((await outputs()).waiter!.placementChosen).toEqual({ gpuTypeId: GPU.rtx4090, dataCenterId: "EU-RO-1" });
-    const rounds = (output.match(/waiting for capacity \(round \d+\)/g) ?? []).length;
-    expect(rounds).toBeGreaterThanOrEqual(1);
-    // Paced: one catalog read per round at most, and no more rounds than the interval allows.
-    const reads = (await e2e.control.requests()).filter((r) => r.path === "/v2/catalog/datacenters").length;
-    expect(reads).toBeLessThanOrEqual(rounds + 2); // the rounds, the last one, and the preview's
-    expect(rounds).toBeLessThanOrEqual(Math.ceil(seconds / WAIT_INTERVAL_SECONDS) + 1);
-    expect(await podCreates()).toEqual([400, 400, 400, 201]);
-  });
-
   it("with a bound shorter than the sell-out, up fails naming the bound and each candidate's last state, and nothing bills", async () => {
     await soldOut();
     await declarePod("impatient", { waitForCapacity: { timeoutSeconds: 600, intervalSeconds: WAIT_INTERVAL_SECONDS } });
@@ -88,8 +66,9 @@ describe("placement through a TypeScript stack", () => {
     delete pods.impatient;
   });
 
-  it("kill -9 in the middle of a wait, then up: the wait goes on, and exactly one pod results", async () => {
+  it("sold out, capacity back 20 emulated minutes later, and a kill -9 mid-wait: the next up continues the same wait, paced, a line per round, and exactly one pod results", async () => {
     await soldOut();
+    await e2e.control.setCapacity({ dataCenterId: "EU-RO-1", gpuTypeId: GPU.rtx4090, cloud: "SECURE", available: 8, afterSeconds: 1200 });
     await declarePod("survivor", { waitForCapacity: { timeoutSeconds: 3600, intervalSeconds: WAIT_INTERVAL_SECONDS } });
     await e2e.control.clearRequests();
     const child: ChildProcess = e2e.spawnUp();
@@ -108,15 +87,27 @@ describe("placement through a TypeScript stack", () => {
     const [file] = readdirSync(waits);
     const { until } = JSON.parse(readFileSync(join(waits, file!), "utf8")) as { until: number };
     await e2e.cancel().catch(() => undefined);
-    await soldOut(undefined, 8);
+
+    // Still sold out: the next up waits on, under the same deadline, until capacity is back.
+    await e2e.control.clearRequests();
     let output = "";
-    await e2e.stack.up({ onOutput: (text) => (output += text) });
-    // The same deadline, not a new one.
+    const started = Date.now();
+    const up = e2e.stack.up({ onOutput: (text) => (output += text) });
+    await untilWaiting();
+    await e2e.control.advance(1200_000);
+    await up;
+    const seconds = (Date.now() - started) / 1000;
     expect(output).toContain(`continuing the wait for capacity an interrupted run began, until ${new Date(until).toISOString()}`);
-    expect(readdirSync(waits)).toEqual([]);
     const survivor = (await outputs()).survivor!;
-    expect(survivor.id).toEqual(expect.any(String));
-    expect((await podCreates()).filter((status) => status === 201)).toHaveLength(1);
+    expect(survivor.placementChosen).toEqual({ gpuTypeId: GPU.rtx4090, dataCenterId: "EU-RO-1" });
+    const rounds = (output.match(/waiting for capacity \(round \d+\)/g) ?? []).length;
+    expect(rounds).toBeGreaterThanOrEqual(1);
+    // Paced: one stock read per round (and the preview's), no more rounds than the interval allows.
+    const reads = (await e2e.control.requests()).filter((r) => r.path === "/v2/catalog/datacenters").length;
+    expect(reads).toBeLessThanOrEqual(rounds + 3);
+    expect(rounds).toBeLessThanOrEqual(Math.ceil(seconds / WAIT_INTERVAL_SECONDS) + 1);
+    expect(await podCreates()).toEqual([400, 400, 400, 201]);
+    expect(readdirSync(waits)).toEqual([]);
     // Nothing bills that the stack does not know, nothing it knows is gone.
     expect([...(await e2e.liveIds()).pod].sort()).toEqual([...(await e2e.stateIds()).pod].sort());
   });
