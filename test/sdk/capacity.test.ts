@@ -151,10 +151,15 @@ describe("every candidate sold out", () => {
         ),
       }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PlacementError);
-      // One pause to the deadline (not the 30 s interval), then the round at it, then the failure.
-      expect(pauses).toHaveLength(1);
-      expect(pauses[0]).toBeGreaterThan(8_000); // the service's clock, read to the second through its Date answers
-      expect(pauses[0]).toBeLessThanOrEqual(11_000);
+      // Pauses up to the deadline (not the 30 s interval), then the round at it, then the failure.
+      // (The service's clock is read to the second through its Date answers: the last pause may
+      // be split in two where the reading falls just short of the deadline.)
+      expect(pauses.length).toBeGreaterThanOrEqual(1);
+      expect(pauses.length).toBeLessThanOrEqual(2);
+      expect(pauses.every((ms) => ms <= 11_000)).toBe(true);
+      const waited = pauses.reduce((a, b) => a + b, 0);
+      expect(waited).toBeGreaterThan(8_000);
+      expect(waited).toBeLessThanOrEqual(12_000);
       expect(await creates()).toEqual([400, 400, 400]);
     } finally {
       await sdk.close();
